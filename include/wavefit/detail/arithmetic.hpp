@@ -1,0 +1,47 @@
+// Saturating 64-bit arithmetic for launch sizes: every size in wavefit is computed in 64 bits and
+// clamps at the top instead of wrapping, so a product like grid x block can never silently shrink.
+#pragma once
+
+#include <cstdint>  // std::uint64_t
+#include <limits>   // std::numeric_limits
+
+namespace wavefit::detail {
+
+inline constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+
+constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) noexcept {
+    if (a == 0 || b == 0) return 0;
+    return a > u64_max / b ? u64_max : a * b;
+}
+
+constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
+    return a > u64_max - b ? u64_max : a + b;
+}
+
+// ceil(a / b); b == 0 yields 0 so that a missing limit never divides by zero.
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept {
+    return b == 0 ? 0 : a / b + (a % b != 0 ? 1 : 0);
+}
+
+// Smallest multiple of `unit` that is >= a (saturating); unit 0 or 1 returns a.
+constexpr std::uint64_t align_up(std::uint64_t a, std::uint64_t unit) noexcept {
+    if (unit <= 1) return a;
+    const std::uint64_t rem = a % unit;
+    return rem == 0 ? a : saturating_add(a, unit - rem);
+}
+
+constexpr std::uint64_t align_down(std::uint64_t a, std::uint64_t unit) noexcept {
+    return unit <= 1 ? a : a - a % unit;
+}
+
+constexpr std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
+constexpr std::uint64_t max_u64(std::uint64_t a, std::uint64_t b) noexcept { return a > b ? a : b; }
+
+// Narrow to 32 bits, clamping: counts of blocks or waves per CU are small, but they come out of
+// 64-bit divisions whose inputs may be arbitrary.
+constexpr std::uint32_t clamp_to_u32(std::uint64_t v) noexcept {
+    return v > std::numeric_limits<std::uint32_t>::max() ? std::numeric_limits<std::uint32_t>::max()
+                                                         : static_cast<std::uint32_t>(v);
+}
+
+}  // namespace wavefit::detail

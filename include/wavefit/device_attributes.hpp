@@ -1,0 +1,159 @@
+// Turning what a runtime reports about a device into device_limits. The runtime layer reads each
+// attribute with hip/cudaDeviceGetAttribute; this header holds the mapping and the per-ISA facts
+// the runtimes do not report (wave slots per SIMD, register files, SGPR budgets), so the mapping is
+// pure, shared by HIP and CUDA, and testable on a CPU with recorded attribute values.
+#pragma once
+
+#include <cstdint>      // fixed-width values
+#include <string_view>  // architecture names
+
+#include "detail/arithmetic.hpp"
+#include "device_limits.hpp"
+
+namespace wavefit {
+
+// The attributes wavefit reads, named independently of HIP and CUDA spellings.
+enum class device_attribute : std::uint8_t {
+    warp_size,
+    max_threads_per_block,
+    max_block_dim_x,
+    max_block_dim_y,
+    max_block_dim_z,
+    max_grid_dim_x,
+    max_grid_dim_y,
+    max_grid_dim_z,
+    multiprocessor_count,
+    max_shared_memory_per_block,
+    max_shared_memory_per_block_optin,  // 0 on HIP (no opt-in)
+    max_shared_memory_per_multiprocessor,
+    reserved_shared_memory_per_block,
+    max_threads_per_multiprocessor,
+    max_blocks_per_multiprocessor,
+    max_registers_per_block,
+    max_registers_per_multiprocessor,
+};
+
+namespace detail {
+
+constexpr bool starts_with(std::string_view s, std::string_view prefix) noexcept {
+    return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace detail
+
+// Fills the AMD residency and register model of `arch` (target features ignored) as HIP's occupancy
+// code uses it (ROCm/clr hip_platform.cpp with ROCclr's per-device vgprsPerSimd_ and
+// vgprAllocGranularity_; LLVM AMDGPUBaseInfo). Returns false for an ISA family it does not know,
+// leaving the gfx9 generic model in place.
+constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noexcept {
+    using detail::starts_with;
+    const std::size_t colon = arch.find(':');
+    const std::string_view isa = colon == std::string_view::npos ? arch : arch.substr(0, colon);
+
+    // gfx9 baseline: 4 SIMDs, 8 waves each (the SPI allows 32 waves per CU), 256 VGPRs per lane in
+    // granules of 4, 800 SGPRs in granules of 16.
+    d.simds_per_cu = 4;
+    d.max_waves_per_simd = 8;
+    d.registers_per_simd_lane = 256;
+    d.register_granule = 4;
+    d.max_registers_per_thread = 256;
+    d.scalar_registers_per_simd = 800;
+    d.scalar_register_granule = 16;
+    d.max_registers_per_block = 0;
+
+    if (isa == "gfx90a" || isa == "gfx940" || isa == "gfx941" || isa == "gfx942" || isa == "gfx950") {
+        // CDNA2/3: one unified VGPR+AGPR file of 512 per lane, allocated in granules of 8.
+        d.registers_per_simd_lane = 512;
+        d.register_granule = 8;
+        d.max_registers_per_thread = 512;
+        return true;
+    }
+    if (starts_with(isa, "gfx9")) return true;  // gfx900/906/908: the baseline
+
+    if (starts_with(isa, "gfx10") || starts_with(isa, "gfx11") || starts_with(isa, "gfx12")) {
+        // RDNA: 16 waves per SIMD, SGPRs are not shared between waves, and HIP's multiProcessorCount
+        // counts WGPs of 4 SIMDs (WGP mode, the default).
+        d.max_waves_per_simd = 16;
+        d.scalar_registers_per_simd = 0;
+        d.max_registers_per_thread = 256;
+        if (isa == "gfx1100" || isa == "gfx1101" || isa == "gfx1151" || starts_with(isa, "gfx12")) {
+            d.registers_per_simd_lane = 1536;  // 1.5x register file
+            d.register_granule = 24;
+        } else if (isa == "gfx1102" || isa == "gfx1103") {
+            d.registers_per_simd_lane = 1024;
+            d.register_granule = 16;
+        } else {
+            d.registers_per_simd_lane = 1024;
+            d.register_granule = 8;
+        }
+        // HIP halves both for kernels compiled as wave64 on RDNA.
+        if (d.wave_size == 64) {
+            d.registers_per_simd_lane /= 2;
+            d.register_granule /= 2;
+        }
+        return true;
+    }
+    return false;
+}
+
+// Builds device_limits from attribute values. `read(device_attribute)` returns the runtime's value
+// (an int, as both runtimes report them); `name` and `arch` are the device's marketing and ISA
+// names ("gfx942:sramecc+:xnack-" or "sm_90"). Negative or absurd values are clamped to 0, which
+// device_limits_problem() then reports, rather than trusted.
+template <class AttributeReader>
+constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::string_view name, std::string_view arch,
+                                                      AttributeReader&& read) {
+    const auto get = [&](device_attribute a) -> std::uint64_t {
+        const auto value = read(a);
+        return value < 0 ? 0 : static_cast<std::uint64_t>(value);
+    };
+    device_limits d{};
+    d.vendor = v;
+    d.name.assign(name);
+    const std::size_t colon = arch.find(':');
+    d.arch.assign(colon == std::string_view::npos ? arch : arch.substr(0, colon));
+
+    d.wave_size = detail::clamp_to_u32(get(device_attribute::warp_size));
+    d.max_threads_per_block = detail::clamp_to_u32(get(device_attribute::max_threads_per_block));
+    d.max_block = dims{get(device_attribute::max_block_dim_x), get(device_attribute::max_block_dim_y),
+                       get(device_attribute::max_block_dim_z)};
+    d.max_grid = dims{get(device_attribute::max_grid_dim_x), get(device_attribute::max_grid_dim_y),
+                      get(device_attribute::max_grid_dim_z)};
+    d.compute_units = detail::clamp_to_u32(get(device_attribute::multiprocessor_count));
+    d.shared_per_block = get(device_attribute::max_shared_memory_per_block);
+    const std::uint64_t optin = get(device_attribute::max_shared_memory_per_block_optin);
+    d.shared_per_block_optin = detail::max_u64(optin, d.shared_per_block);
+    d.shared_per_cu = get(device_attribute::max_shared_memory_per_multiprocessor);
+
+    if (v == vendor::amd) {
+        // The HSA dispatch packet's per-dimension work-item count is a uint32 (ROCR hsa.h).
+        d.max_work_items_per_dimension = 4294967295u;
+        // HIP's occupancy divides the LDS size by the exact bytes a block uses: no reservation,
+        // no granule; one block may use the whole LDS (sharedMemPerBlockOptin reads 0 on HIP).
+        if (d.shared_per_cu == 0) d.shared_per_cu = d.shared_per_block;
+        d.shared_reserved_per_block = 0;
+        d.shared_allocation_unit = 1;
+        d.max_blocks_per_cu = 0;
+        apply_amd_isa_model(d, arch);
+    } else {
+        d.max_work_items_per_dimension = 0;
+        d.shared_reserved_per_block = detail::clamp_to_u32(get(device_attribute::reserved_shared_memory_per_block));
+        d.shared_allocation_unit = 128;  // cuda_occupancy.h: sm_80 and sm_90 allocate in 128-byte units
+        d.max_blocks_per_cu = detail::clamp_to_u32(get(device_attribute::max_blocks_per_multiprocessor));
+        // Sub-partitions own a quarter of the SM each (sm_70+); warps per sub-partition follow from
+        // the threads an SM holds.
+        d.simds_per_cu = 4;
+        const std::uint64_t warps = d.wave_size == 0 ? 0 : get(device_attribute::max_threads_per_multiprocessor) / d.wave_size;
+        d.max_waves_per_simd = detail::clamp_to_u32(warps / d.simds_per_cu);
+        const std::uint64_t regs_per_sm = get(device_attribute::max_registers_per_multiprocessor);
+        d.registers_per_simd_lane =
+            d.wave_size == 0 ? 0 : detail::clamp_to_u32(regs_per_sm / d.simds_per_cu / d.wave_size);
+        d.register_granule = 8;  // 256 registers per warp allocation = 8 per lane
+        d.max_registers_per_thread = 255;
+        d.max_registers_per_block = detail::clamp_to_u32(get(device_attribute::max_registers_per_block));
+        d.scalar_registers_per_simd = 0;
+    }
+    return d;
+}
+
+}  // namespace wavefit

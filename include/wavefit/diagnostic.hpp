@@ -1,0 +1,132 @@
+// The one diagnostic type of wavefit. Detection produces `finding`s: plain numbers, no strings, no
+// allocation, cheap enough for the launch hot path. Only when something is wrong is a finding
+// rendered into a `diagnostic` with a message (the limit, the value, the device) and a fix.
+#pragma once
+
+#include <array>        // code table
+#include <cstddef>      // std::size_t
+#include <cstdint>      // fixed-width values
+#include <string>       // diagnostic text
+#include <string_view>  // code names
+
+namespace wavefit {
+
+// Stable codes (CONTRACT.md): their spelling is part of the CLI's JSON.
+enum class diagnostic_code : std::uint8_t {
+    zero_dimension,
+    block_exceeds_device_max_threads,
+    block_dim_exceeds_device_limit,
+    block_exceeds_kernel_max_threads,
+    registers_exceed_limit,
+    shared_memory_exceeds_limit,
+    shared_memory_requires_opt_in,
+    grid_dim_exceeds_device_limit,
+    work_items_exceed_dispatch_limit,
+    block_not_wave_multiple,
+};
+
+enum class severity : std::uint8_t { error, warning };
+
+constexpr std::string_view to_string(severity s) noexcept { return s == severity::error ? "error" : "warning"; }
+
+namespace detail {
+struct code_info {
+    diagnostic_code code;
+    std::string_view name;
+    wavefit::severity severity;
+};
+inline constexpr std::array<code_info, 10> code_table{{
+    {diagnostic_code::zero_dimension, "zero_dimension", severity::error},
+    {diagnostic_code::block_exceeds_device_max_threads, "block_exceeds_device_max_threads", severity::error},
+    {diagnostic_code::block_dim_exceeds_device_limit, "block_dim_exceeds_device_limit", severity::error},
+    {diagnostic_code::block_exceeds_kernel_max_threads, "block_exceeds_kernel_max_threads", severity::error},
+    {diagnostic_code::registers_exceed_limit, "registers_exceed_limit", severity::error},
+    {diagnostic_code::shared_memory_exceeds_limit, "shared_memory_exceeds_limit", severity::error},
+    {diagnostic_code::shared_memory_requires_opt_in, "shared_memory_requires_opt_in", severity::warning},
+    {diagnostic_code::grid_dim_exceeds_device_limit, "grid_dim_exceeds_device_limit", severity::error},
+    {diagnostic_code::work_items_exceed_dispatch_limit, "work_items_exceed_dispatch_limit", severity::error},
+    {diagnostic_code::block_not_wave_multiple, "block_not_wave_multiple", severity::warning},
+}};
+}  // namespace detail
+
+inline constexpr std::size_t diagnostic_code_count = detail::code_table.size();
+
+constexpr std::string_view to_string(diagnostic_code c) noexcept {
+    for (const auto& info : detail::code_table)
+        if (info.code == c) return info.name;
+    return "unknown";
+}
+
+constexpr severity severity_of(diagnostic_code c) noexcept {
+    for (const auto& info : detail::code_table)
+        if (info.code == c) return info.severity;
+    return severity::error;
+}
+
+// Parses a code's spelling; false if `name` is not one of the stable codes.
+constexpr bool parse_diagnostic_code(std::string_view name, diagnostic_code& out) noexcept {
+    for (const auto& info : detail::code_table)
+        if (info.name == name) {
+            out = info.code;
+            return true;
+        }
+    return false;
+}
+
+// One problem as numbers. `value` broke `limit`; `axis` names the dimension for per-dimension codes.
+struct finding {
+    diagnostic_code code = diagnostic_code::zero_dimension;
+    int axis = -1;         // 0/1/2 for x/y/z, -1 when the finding is about the whole block
+    bool in_grid = false;  // zero_dimension: whether the zero is in the grid (else the block)
+    std::uint64_t value = 0;
+    std::uint64_t limit = 0;
+
+    constexpr wavefit::severity severity() const noexcept { return severity_of(code); }
+};
+
+// A fixed-capacity list of findings: validation must not allocate on the launch path.
+class findings {
+public:
+    static constexpr std::size_t capacity = 24;  // more than every check can report at once
+
+    constexpr void add(const finding& f) noexcept {
+        if (count_ < capacity) items_[count_++] = f;
+    }
+    constexpr std::size_t size() const noexcept { return count_; }
+    constexpr bool empty() const noexcept { return count_ == 0; }
+    constexpr const finding* begin() const noexcept { return items_; }
+    constexpr const finding* end() const noexcept { return items_ + count_; }
+    constexpr const finding& operator[](std::size_t i) const noexcept { return items_[i]; }
+
+    constexpr bool has_error() const noexcept {
+        for (const finding& f : *this)
+            if (f.severity() == severity::error) return true;
+        return false;
+    }
+    constexpr bool contains(diagnostic_code c) const noexcept {
+        for (const finding& f : *this)
+            if (f.code == c) return true;
+        return false;
+    }
+    // The first error, or nullptr: what an exception reports first.
+    constexpr const finding* first_error() const noexcept {
+        for (const finding& f : *this)
+            if (f.severity() == severity::error) return &f;
+        return nullptr;
+    }
+
+private:
+    finding items_[capacity]{};
+    std::size_t count_ = 0;
+};
+
+// A finding rendered for people: what is wrong (naming the limit, the value and the device) and
+// what to change.
+struct diagnostic {
+    diagnostic_code code;
+    wavefit::severity severity;
+    std::string message;
+    std::string fix;
+};
+
+}  // namespace wavefit

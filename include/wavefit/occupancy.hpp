@@ -1,0 +1,197 @@
+// How many blocks of one kernel a CU/SM holds at once, and which resource stops it holding more.
+// AMD follows HIP's hipOccupancyMaxActiveBlocksPerMultiprocessor (ROCm/clr hip_platform.cpp); NVIDIA
+// follows the allocation rules behind cudaOccupancyMaxActiveBlocksPerMultiprocessor (cuda_occupancy.h),
+// checked row by row against the H200 (tests/data/h200). Both reduce to one formula: a block needs
+// ceil(block / wave) waves; each resource allows some whole number of blocks; the minimum wins.
+#pragma once
+
+#include <cstdint>      // fixed-width counts
+#include <limits>       // unlimited
+#include <string_view>  // to_string(limiter)
+
+#include "detail/arithmetic.hpp"
+#include "device_limits.hpp"
+#include "kernel_resources.hpp"
+
+namespace wavefit {
+
+// The resource that bounds residency. Names are the CLI/JSON spellings (CONTRACT.md).
+enum class limiter : std::uint8_t { waves, blocks, registers, scalar_registers, shared_memory, block_size };
+
+constexpr std::string_view to_string(limiter l) noexcept {
+    switch (l) {
+        case limiter::waves: return "waves";
+        case limiter::blocks: return "blocks";
+        case limiter::registers: return "registers";
+        case limiter::scalar_registers: return "scalar_registers";
+        case limiter::shared_memory: return "shared_memory";
+        case limiter::block_size: return "block_size";
+    }
+    return "unknown";
+}
+
+// Blocks per CU/SM each resource would allow on its own. `unlimited` where it does not bound.
+struct block_limits {
+    static constexpr std::uint32_t unlimited = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t waves = unlimited;             // wave/warp slots of the CU/SM
+    std::uint32_t blocks = unlimited;            // hardware block slots
+    std::uint32_t registers = unlimited;         // vector register file
+    std::uint32_t scalar_registers = unlimited;  // AMD gfx9 SGPR budget
+    std::uint32_t shared_memory = unlimited;     // LDS / shared memory
+};
+
+struct occupancy_report {
+    std::uint64_t block_threads = 0;
+    std::uint64_t dynamic_shared = 0;
+    std::uint32_t waves_per_block = 0;
+    std::uint32_t active_blocks_per_cu = 0;
+    std::uint32_t active_waves_per_cu = 0;
+    std::uint32_t max_waves_per_cu = 0;
+    double occupancy = 0.0;  // active / max waves, 0..1
+    limiter limited_by = limiter::block_size;
+    block_limits limits;
+
+    // True when at least one block can be resident, i.e. the launch can run at all.
+    constexpr bool fits() const noexcept { return active_blocks_per_cu > 0; }
+};
+
+namespace detail {
+
+// Registers one lane needs, rounded to the allocation granule.
+constexpr std::uint64_t allocated_registers_per_lane(const device_limits& d, std::uint32_t registers) noexcept {
+    return align_up(registers, d.register_granule);
+}
+
+// NVIDIA's per-block register check: the hardware assumes allocations go to all sub-partitions at
+// once, so warps are rounded up to a multiple of the sub-partition count (cuda_occupancy.h).
+constexpr bool block_exceeds_register_cap(const device_limits& d, std::uint32_t registers,
+                                          std::uint64_t waves_per_block) noexcept {
+    if (d.max_registers_per_block == 0 || registers == 0) return false;
+    const std::uint64_t per_wave = saturating_mul(allocated_registers_per_lane(d, registers), d.wave_size);
+    const std::uint64_t rounded_waves = align_up(waves_per_block, d.simds_per_cu);
+    return saturating_mul(per_wave, rounded_waves) > d.max_registers_per_block;
+}
+
+// Bytes of shared memory one block occupies, with the driver's reservation and granularity.
+constexpr std::uint64_t allocated_shared_per_block(const device_limits& d, std::uint64_t total) noexcept {
+    return align_up(saturating_add(total, d.shared_reserved_per_block), d.shared_allocation_unit);
+}
+
+// Whether `total` bytes of shared memory fit one block with opt-in (the most any launch may use).
+constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total) noexcept {
+    if (d.shared_reserved_per_block == 0 && d.shared_allocation_unit <= 1) return total <= d.shared_per_block_optin;
+    // cuda_occupancy.h compares the allocated size (reservation included) with opt-in + reservation.
+    return allocated_shared_per_block(d, total) <= saturating_add(d.shared_per_block_optin, d.shared_reserved_per_block);
+}
+
+constexpr std::uint32_t blocks_from(std::uint64_t units_available, std::uint64_t units_per_block) noexcept {
+    return units_per_block == 0 ? block_limits::unlimited : clamp_to_u32(units_available / units_per_block);
+}
+
+}  // namespace detail
+
+// Residency of `block_threads`-thread blocks of kernel `k` on device `d` with `dynamic_shared`
+// bytes of dynamic shared memory per block. Total for any input: a block the device or the kernel
+// cannot run at all (0, above either maximum) gives 0 blocks limited by block_size.
+constexpr occupancy_report occupancy(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
+                                     std::uint64_t dynamic_shared = 0) noexcept {
+    occupancy_report r{};
+    r.block_threads = block_threads;
+    r.dynamic_shared = dynamic_shared;
+    r.max_waves_per_cu = detail::clamp_to_u32(d.max_waves_per_cu());
+    if (!device_limits_problem(d).empty()) {
+        r.limits = block_limits{0, 0, 0, 0, 0};
+        return r;
+    }
+
+    const std::uint64_t kernel_max = k.max_threads_per_block == 0 ? d.max_threads_per_block : k.max_threads_per_block;
+    if (block_threads == 0 || block_threads > d.max_threads_per_block || block_threads > kernel_max) {
+        r.limited_by = limiter::block_size;
+        return r;
+    }
+
+    const std::uint64_t waves_per_block = detail::ceil_div(block_threads, d.wave_size);
+    r.waves_per_block = detail::clamp_to_u32(waves_per_block);
+    block_limits& lim = r.limits;
+
+    lim.waves = detail::blocks_from(d.max_waves_per_cu(), waves_per_block);
+    if (d.max_blocks_per_cu != 0) lim.blocks = d.max_blocks_per_cu;
+
+    if (k.registers > 0 && d.registers_per_simd_lane > 0) {
+        if ((d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) ||
+            detail::block_exceeds_register_cap(d, k.registers, waves_per_block)) {
+            lim.registers = 0;
+        } else {
+            const std::uint64_t waves_per_simd = d.registers_per_simd_lane / detail::allocated_registers_per_lane(d, k.registers);
+            lim.registers = detail::blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
+        }
+    }
+
+    if (k.scalar_registers > 0 && d.scalar_registers_per_simd > 0) {
+        const std::uint64_t waves_per_simd =
+            d.scalar_registers_per_simd / detail::align_up(k.scalar_registers, d.scalar_register_granule);
+        lim.scalar_registers = detail::blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
+    }
+
+    const std::uint64_t total_shared = detail::saturating_add(k.static_shared, dynamic_shared);
+    if (!detail::shared_fits_one_block(d, total_shared)) {
+        lim.shared_memory = 0;
+    } else if (total_shared > 0 || d.shared_reserved_per_block > 0) {
+        lim.shared_memory = detail::blocks_from(d.shared_per_cu, detail::allocated_shared_per_block(d, total_shared));
+    }
+
+    // The first resource reaching the minimum names the limiter: on a tie the hardware's own slot
+    // limits come first, since shrinking registers or shared memory would not raise residency.
+    struct candidate {
+        limiter which;
+        std::uint32_t blocks;
+    };
+    const candidate order[] = {{limiter::waves, lim.waves},
+                               {limiter::blocks, lim.blocks},
+                               {limiter::registers, lim.registers},
+                               {limiter::scalar_registers, lim.scalar_registers},
+                               {limiter::shared_memory, lim.shared_memory}};
+    candidate best = order[0];
+    for (const candidate& c : order)
+        if (c.blocks < best.blocks) best = c;
+
+    r.active_blocks_per_cu = best.blocks;
+    r.limited_by = best.which;
+    r.active_waves_per_cu = detail::clamp_to_u32(detail::saturating_mul(best.blocks, waves_per_block));
+    r.occupancy = r.max_waves_per_cu == 0 ? 0.0 : static_cast<double>(r.active_waves_per_cu) / r.max_waves_per_cu;
+    return r;
+}
+
+}  // namespace wavefit
+
+namespace wavefit {
+
+// The largest block that can be resident at all (at least one block per CU/SM): a multiple of the
+// wave size, within the device's and the kernel's maxima and what registers and shared memory
+// allow. If the bound is below one wave, the bound itself. 0 when no block fits.
+constexpr std::uint64_t largest_runnable_block(const device_limits& d, const kernel_resources& k,
+                                               std::uint64_t dynamic_shared = 0) noexcept {
+    if (!device_limits_problem(d).empty()) return 0;
+    std::uint64_t bound = d.max_threads_per_block;
+    if (k.max_threads_per_block != 0) bound = detail::min_u64(bound, k.max_threads_per_block);
+    if (bound < d.wave_size) return occupancy(d, k, bound, dynamic_shared).fits() ? bound : 0;
+    // Residency only falls as blocks grow, so the first fit from the top is the largest.
+    for (std::uint64_t b = detail::align_down(bound, d.wave_size); b >= d.wave_size; b -= d.wave_size)
+        if (occupancy(d, k, b, dynamic_shared).fits()) return b;
+    return 0;
+}
+
+// The most registers per thread with which `block_threads`-thread blocks still fit one CU/SM
+// (0 if none do): what a __launch_bounds__ for that block size would make the compiler aim for.
+constexpr std::uint32_t max_registers_for_block(const device_limits& d, std::uint64_t block_threads) noexcept {
+    if (!device_limits_problem(d).empty() || d.registers_per_simd_lane == 0) return 0;
+    std::uint32_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
+    kernel_resources probe{};
+    for (std::uint32_t r = top; r > 0; --r) {
+        probe.registers = r;
+        if (occupancy(d, probe, block_threads).limits.registers > 0) return r;
+    }
+    return 0;
+}
+
+}  // namespace wavefit

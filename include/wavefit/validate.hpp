@@ -1,0 +1,264 @@
+// Validation of an explicit launch against a device and a kernel: every rule the runtimes enforce
+// (and the ones they do not report, such as register pressure or AMD's 2^32 work-item cap), found
+// before the launch. find_problems() is constexpr and allocation-free for the launch path;
+// check() renders the findings for people.
+#pragma once
+
+#include <cstdint>  // sizes
+#include <string>   // messages
+#include <vector>   // check() result
+
+#include "detail/arithmetic.hpp"
+#include "detail/text.hpp"
+#include "device_limits.hpp"
+#include "diagnostic.hpp"
+#include "kernel_resources.hpp"
+#include "launch_config.hpp"
+#include "occupancy.hpp"
+
+namespace wavefit {
+
+constexpr std::uint64_t kernel_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
+    return k.max_threads_per_block == 0 ? d.max_threads_per_block : k.max_threads_per_block;
+}
+
+// Every problem of launching `k` with `cfg` on `d`, as numbers. Errors and warnings; no strings.
+constexpr findings find_problems(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+    findings out;
+    const dims& grid = cfg.grid;
+    const dims& block = cfg.block;
+
+    for (int a = 0; a < 3; ++a)
+        if (grid[a] == 0) out.add({diagnostic_code::zero_dimension, a, true, 0, 1});
+    for (int a = 0; a < 3; ++a)
+        if (block[a] == 0) out.add({diagnostic_code::zero_dimension, a, false, 0, 1});
+
+    for (int a = 0; a < 3; ++a)
+        if (block[a] > d.max_block[a])
+            out.add({diagnostic_code::block_dim_exceeds_device_limit, a, false, block[a], d.max_block[a]});
+
+    const std::uint64_t threads = block.volume();
+    const std::uint64_t kernel_max = kernel_max_threads(d, k);
+    if (threads > d.max_threads_per_block)
+        out.add({diagnostic_code::block_exceeds_device_max_threads, -1, false, threads, d.max_threads_per_block});
+    if (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)
+        out.add({diagnostic_code::block_exceeds_kernel_max_threads, -1, false, threads, k.max_threads_per_block});
+
+    for (int a = 0; a < 3; ++a)
+        if (grid[a] > d.max_grid[a])
+            out.add({diagnostic_code::grid_dim_exceeds_device_limit, a, true, grid[a], d.max_grid[a]});
+
+    if (d.max_work_items_per_dimension != 0)
+        for (int a = 0; a < 3; ++a) {
+            const std::uint64_t work_items = detail::saturating_mul(grid[a], block[a]);
+            if (work_items > d.max_work_items_per_dimension)
+                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true, work_items,
+                         d.max_work_items_per_dimension});
+        }
+
+    // Registers only matter for a block the device and the kernel would otherwise accept.
+    const bool shape_ok = threads > 0 && threads <= d.max_threads_per_block && threads <= kernel_max;
+    if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) {
+        out.add({diagnostic_code::registers_exceed_limit, -1, false, k.registers, d.max_registers_per_thread});
+    } else if (shape_ok && k.registers > 0 && device_limits_problem(d).empty() &&
+               occupancy(d, k, threads, cfg.dynamic_shared).limits.registers == 0) {
+        out.add({diagnostic_code::registers_exceed_limit, -1, false, k.registers, max_registers_for_block(d, threads)});
+    }
+
+    const std::uint64_t shared = detail::saturating_add(k.static_shared, cfg.dynamic_shared);
+    if (!detail::shared_fits_one_block(d, shared))
+        out.add({diagnostic_code::shared_memory_exceeds_limit, -1, false, shared, d.shared_per_block_optin});
+    else if (shared > d.shared_per_block && d.shared_per_block_optin > d.shared_per_block)
+        out.add({diagnostic_code::shared_memory_requires_opt_in, -1, false, shared, d.shared_per_block});
+
+    if (threads > 0 && d.wave_size != 0 && threads % d.wave_size != 0)
+        out.add({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size});
+    return out;
+}
+
+constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+    return !find_problems(d, k, cfg).has_error();
+}
+
+namespace detail {
+
+// A block of `threads` threads covering what `grid` x `block` covered in x: the concrete
+// alternative a fix can name for a 1-D launch.
+inline std::string same_work_hint(const launch_config& cfg, std::uint64_t threads) {
+    if (cfg.block.y != 1 || cfg.block.z != 1 || threads == 0) return {};
+    const std::uint64_t work = saturating_mul(cfg.grid.x, cfg.block.x);
+    return " (grid " + num(ceil_div(work, threads)) + " keeps the same " + num(work) + " threads in x)";
+}
+
+inline std::string wave_multiple_hint(const device_limits& d, std::uint64_t threads) {
+    const std::uint64_t down = align_down(threads, d.wave_size);
+    const std::uint64_t up = align_up(threads, d.wave_size);
+    std::string hint = "use a multiple of " + num(d.wave_size) + " threads, e.g. " + num(up);
+    if (down > 0 && down != up) hint += " or " + num(down);
+    return hint;
+}
+
+}  // namespace detail
+
+// Renders one finding: the message names the limit, the value and the device; the fix is concrete.
+inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
+    using detail::bytes_text;
+    using detail::dims_text;
+    using detail::num;
+    const std::string dev = device_text(d);
+    const std::string wave(d.wave_word());
+    const std::string cu(d.cu_word());
+    const std::string axis = f.axis >= 0 ? axis_name(f.axis) : "";
+    const std::uint64_t threads = cfg.block.volume();
+    diagnostic out{f.code, f.severity(), {}, {}};
+
+    switch (f.code) {
+        case diagnostic_code::zero_dimension:
+            if (f.in_grid) {
+                out.message = "grid " + dims_text(cfg.grid) + " has 0 blocks in " + axis + " on " + dev +
+                              ": a launch needs at least 1 in every dimension (" +
+                              (d.is_amd() ? "HIP returns hipErrorInvalidValue" : "CUDA returns cudaErrorInvalidConfiguration") + ")";
+                out.fix = "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
+                          "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
+            } else {
+                out.message = "block " + dims_text(cfg.block) + " has 0 threads in " + axis + " on " + dev +
+                              ": a block needs at least 1 thread in every dimension (the runtime returns " +
+                              (d.is_amd() ? "hipErrorInvalidConfiguration" : "cudaErrorInvalidConfiguration") + ")";
+                out.fix = "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
+            }
+            break;
+        case diagnostic_code::block_dim_exceeds_device_limit:
+            out.message = "block " + axis + " = " + num(f.value) + " exceeds the maximum block " + axis + " of " +
+                          num(f.limit) + " on " + dev + " (block " + dims_text(cfg.block) + ")";
+            out.fix = "keep block " + axis + " <= " + num(f.limit) + " and move the extra threads to " +
+                      (f.axis == 0 ? "y" : "x") + ", keeping the block at most " + num(d.max_threads_per_block) +
+                      " threads in total";
+            break;
+        case diagnostic_code::block_exceeds_device_max_threads: {
+            const std::uint64_t suggestion = detail::min_u64(256, d.max_threads_per_block);
+            out.message = "block " + dims_text(cfg.block) + " = " + num(f.value) + " threads exceeds the maximum of " +
+                          num(f.limit) + " threads per block on " + dev;
+            out.fix = "use at most " + num(f.limit) + " threads per block, e.g. " + num(suggestion) + " (" +
+                      detail::plural(suggestion / d.wave_size, wave) + ")" + detail::same_work_hint(cfg, suggestion) +
+                      (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave" : "");
+            break;
+        }
+        case diagnostic_code::block_exceeds_kernel_max_threads:
+            out.message = "block of " + num(f.value) + " threads exceeds this kernel's own maximum of " + num(f.limit) +
+                          " threads per block (its __launch_bounds__ or the compiler's default) on " + dev +
+                          (d.is_amd() ? "; HIP fails such a launch with hipErrorLaunchFailure and only logs \"Launch params " +
+                                            dims_text(cfg.block) + " are larger than launch bounds (" + num(f.limit) + ")\""
+                                      : "; CUDA refuses such a launch");
+            out.fix = "launch at most " + num(f.limit) + " threads per block" + detail::same_work_hint(cfg, f.limit);
+            if (f.value <= d.max_threads_per_block)
+                out.fix += ", or rebuild the kernel with __launch_bounds__(" + num(f.value) + ")" +
+                           (d.is_amd() ? " (on AMD a higher bound also lowers the registers the compiler may use: at 1024 "
+                                         "threads a gfx90a/gfx942 kernel gets at most 128 VGPRs and may spill)"
+                                       : "");
+            break;
+        case diagnostic_code::registers_exceed_limit: {
+            // The largest block these registers allow, whatever else may also be wrong.
+            kernel_resources registers_only{};
+            registers_only.registers = k.registers;
+            registers_only.max_threads_per_block = k.max_threads_per_block;
+            const std::uint64_t fits = largest_runnable_block(d, registers_only);
+            if (d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) {
+                out.message = num(k.registers) + " registers per thread exceeds the maximum of " +
+                              num(d.max_registers_per_thread) + " per thread on " + dev;
+                out.fix = "reduce register use to at most " + num(d.max_registers_per_thread) +
+                          " per thread (check the compiler's resource report; a code object or numRegs above the limit "
+                          "means the resources were mistyped or the binary targets another GPU)";
+                break;
+            }
+            const std::uint64_t waves = detail::ceil_div(threads, d.wave_size);
+            const std::uint64_t per_lane = detail::align_up(k.registers, d.register_granule);
+            const std::uint64_t waves_per_simd = d.registers_per_simd_lane / (per_lane == 0 ? 1 : per_lane);
+            std::string why;
+            if (detail::block_exceeds_register_cap(d, k.registers, waves)) {
+                why = "it needs " + num(detail::saturating_mul(per_lane * d.wave_size, detail::align_up(waves, d.simds_per_cu))) +
+                      " registers per block (allocated per " + wave + " and rounded to the " + num(d.simds_per_cu) +
+                      " sub-partitions), above the limit of " + num(d.max_registers_per_block);
+            } else {
+                why = "the block's " + detail::plural(waves, wave) + " need " + num(detail::ceil_div(waves, d.simds_per_cu)) +
+                      " per " + (d.is_amd() ? "SIMD" : "sub-partition") + ", but " + num(per_lane) +
+                      " registers per lane leave room for only " + num(waves_per_simd) + " (" +
+                      num(d.registers_per_simd_lane) + " registers per lane)";
+            }
+            out.message = "a block of " + num(threads) + " threads with " + num(k.registers) +
+                          " registers per thread cannot be resident on one " + cu + " of " + dev + ": " + why +
+                          (d.is_amd() ? "; HIP does not check this and the launch fails with HSA_STATUS_ERROR_INVALID_ISA "
+                                        "or a launch failure"
+                                      : "; CUDA fails the launch with cudaErrorLaunchOutOfResources");
+            out.fix = (fits > 0 ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits)
+                                : std::string("no block size fits these resources"));
+            if (f.limit > 0)
+                out.fix += ", or bring the kernel to at most " + num(f.limit) + " registers per thread (e.g. __launch_bounds__(" +
+                           num(threads) + "), which may spill)";
+            break;
+        }
+        case diagnostic_code::shared_memory_exceeds_limit:
+            out.message = num(k.static_shared) + " static + " + num(cfg.dynamic_shared) + " dynamic = " + bytes_text(f.value) +
+                          " of " + std::string(d.shared_word()) + " per block exceeds the " + bytes_text(f.limit) +
+                          " a block can use on " + dev +
+                          (d.is_amd() ? " (AMD has no opt-in beyond the LDS size; HIP returns hipErrorInvalidValue)"
+                                      : " even after opting in (CUDA returns cudaErrorInvalidValue)");
+            out.fix = "shrink the per-block tile so static + dynamic stays within " + bytes_text(f.limit) +
+                      (d.is_amd() ? "; a CUDA tile sized for 100+ KiB of shared memory must be halved or more on " + dev : std::string());
+            break;
+        case diagnostic_code::shared_memory_requires_opt_in:
+            out.message = bytes_text(f.value) + " of shared memory per block exceeds the default " + bytes_text(f.limit) + " on " +
+                          dev + "; up to " + bytes_text(d.shared_per_block_optin) + " is allowed only after opting in";
+            out.fix = "call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+                      num(cfg.dynamic_shared) + ") once before the launch (wavefit::launch does this for you)";
+            break;
+        case diagnostic_code::grid_dim_exceeds_device_limit: {
+            out.message = "grid " + axis + " = " + num(f.value) + " exceeds the maximum grid " + axis + " of " +
+                          detail::limit_text(f.limit) + " on " + dev + " (grid " + dims_text(cfg.grid) + ")";
+            out.fix = "use grid " + axis + " = " + num(f.limit) + " and loop over the rest in the kernel (a grid-stride loop), " +
+                      "or move the excess into " + (f.axis == 0 ? "y" : "x") + "; wavefit::plan clamps and tells you when to stride";
+            break;
+        }
+        case diagnostic_code::work_items_exceed_dispatch_limit: {
+            const std::uint64_t b = cfg.block[f.axis < 0 ? 0 : f.axis];
+            const std::uint64_t max_grid = b == 0 ? 0 : f.limit / b;
+            out.message = "grid " + axis + " " + num(cfg.grid[f.axis < 0 ? 0 : f.axis]) + " x block " + axis + " " + num(b) +
+                          " = " + num(f.value) + " work-items in " + axis + " exceeds the HSA dispatch limit of " +
+                          detail::limit_text(f.limit) + " per dimension on " + dev +
+                          "; depending on the path HIP returns hipErrorInvalidConfiguration or wraps the count to 32 bits "
+                          "and silently runs fewer threads";
+            out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(b) +
+                      " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y and z";
+            break;
+        }
+        case diagnostic_code::block_not_wave_multiple: {
+            const std::uint64_t waves = detail::ceil_div(threads, d.wave_size);
+            const std::uint64_t idle = waves * d.wave_size - threads;
+            out.message = threads < d.wave_size
+                              ? "a block of " + num(threads) + " threads fills only " + num(threads) + " of the " +
+                                    num(d.wave_size) + " lanes of one " + wave + " on " + dev + "; " + num(idle) + " lanes idle"
+                              : "a block of " + num(threads) + " threads is not a multiple of the " + num(d.wave_size) +
+                                    "-thread " + wave + " on " + dev + ": " + detail::plural(waves, wave) +
+                                    " are scheduled and " + num(idle) + " lanes idle";
+            out.fix = detail::wave_multiple_hint(d, threads) +
+                      (d.is_amd() ? "; code that assumes 32-thread warps wastes half of each wave on gfx9" : "");
+            break;
+        }
+    }
+    return out;
+}
+
+// Every diagnostic for launching `k` with `cfg` on `d`, errors first in the order the checks run.
+inline std::vector<diagnostic> check(const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
+    std::vector<diagnostic> out;
+    for (const finding& f : find_problems(d, k, cfg)) out.push_back(describe(f, d, k, cfg));
+    return out;
+}
+
+// True when none of the diagnostics is an error (warnings allowed).
+inline bool is_valid(const std::vector<diagnostic>& diagnostics) noexcept {
+    for (const diagnostic& dg : diagnostics)
+        if (dg.severity == severity::error) return false;
+    return true;
+}
+
+}  // namespace wavefit
