@@ -80,6 +80,7 @@ struct finding {
     bool in_grid = false;  // zero_dimension: whether the zero is in the grid (else the block)
     std::uint64_t value = 0;
     std::uint64_t limit = 0;
+    bool scalar = false;  // registers_exceed_limit: the scalar (SGPR) budget, not the vector registers
 
     constexpr wavefit::severity severity() const noexcept { return severity_of(code); }
 };

@@ -117,9 +117,12 @@ constexpr occupancy_report occupancy(const device_limits& d, const kernel_resour
     lim.waves = detail::blocks_from(d.max_waves_per_cu(), waves_per_block);
     if (d.max_blocks_per_cu != 0) lim.blocks = d.max_blocks_per_cu;
 
-    if (k.registers > 0 && d.registers_per_simd_lane > 0) {
-        if ((d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) ||
-            detail::block_exceeds_register_cap(d, k.registers, waves_per_block)) {
+    // More registers than a thread may have never run, whether or not the register file is described
+    // (validation reports the same as registers_exceed_limit).
+    if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) {
+        lim.registers = 0;
+    } else if (k.registers > 0 && d.registers_per_simd_lane > 0) {
+        if (detail::block_exceeds_register_cap(d, k.registers, waves_per_block)) {
             lim.registers = 0;
         } else {
             const std::uint64_t waves_per_simd = d.registers_per_simd_lane / detail::allocated_registers_per_lane(d, k.registers);

@@ -168,11 +168,17 @@ constexpr dims shape_block(const device_limits& d, std::uint64_t threads, const 
     return dims{bx, by, bz};
 }
 
+// The smallest launch that could exist: one block of one wave (or of the kernel's bound when that
+// is below a wave). An infeasible plan reports the problems of this launch.
+constexpr launch_config smallest_launch(const device_limits& d, const kernel_resources& k,
+                                        std::uint64_t dynamic_shared) noexcept {
+    const std::uint64_t probe = max_u64(1, min_u64(d.wave_size, kernel_max_threads(d, k)));
+    return launch_config{dims{1}, dims{probe}, dynamic_shared};
+}
+
 constexpr launch_plan infeasible_plan(launch_plan p, const device_limits& d, const kernel_resources& k) noexcept {
     p.feasible = false;
-    // Show why with the smallest launch that could exist: one block of one wave (or the bound).
-    const std::uint64_t probe = max_u64(1, min_u64(d.wave_size, kernel_max_threads(d, k)));
-    p.problems = find_problems(d, k, launch_config{dims{1}, dims{probe}, p.dynamic_shared});
+    p.problems = find_problems(d, k, smallest_launch(d, k, p.dynamic_shared));
     p.grid = dims{0, 1, 1};
     p.block = dims{0, 1, 1};
     return p;
@@ -248,6 +254,12 @@ constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, co
     return p;
 }
 
+// The launch `p.problems` was found for, to render them with describe(): the plan's own, or for an
+// infeasible plan (whose grid and block are 0) the smallest launch that could exist.
+constexpr launch_config problems_config(const launch_plan& p, const device_limits& d, const kernel_resources& k) noexcept {
+    return p.feasible ? p.config() : detail::smallest_launch(d, k, p.dynamic_shared);
+}
+
 // One or two sentences on why the plan looks the way it does.
 inline std::string plan_reason(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
     using detail::num;
@@ -260,7 +272,7 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
             const std::string_view bad = device_limits_problem(d);
             return "no launch is possible: " + (bad.empty() ? std::string("no block size fits") : "invalid device limits (" + std::string(bad) + ")");
         }
-        return "no block size can run: " + describe(*f, d, k, p.config()).message;
+        return "no block size can run: " + describe(*f, d, k, problems_config(p, d, k)).message;
     }
 
     const occupancy_report& o = p.occupancy;

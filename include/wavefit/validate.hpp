@@ -64,6 +64,11 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
                occupancy(d, k, threads, cfg.dynamic_shared).limits.registers == 0) {
         out.add({diagnostic_code::registers_exceed_limit, -1, false, k.registers, max_registers_for_block(d, threads)});
     }
+    // SGPRs are allocated per wave: when the SIMDs' scalar budget cannot hold the block's waves, the
+    // block never becomes resident (the occupancy model says 0 blocks), so it is an error too.
+    if (shape_ok && k.scalar_registers > 0 && d.scalar_registers_per_simd > 0 && device_limits_problem(d).empty() &&
+        occupancy(d, k, threads, cfg.dynamic_shared).limits.scalar_registers == 0)
+        out.add({diagnostic_code::registers_exceed_limit, -1, false, k.scalar_registers, d.scalar_registers_per_simd, true});
 
     const std::uint64_t shared = detail::saturating_add(k.static_shared, cfg.dynamic_shared);
     if (!detail::shared_fits_one_block(d, shared))
@@ -117,13 +122,15 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             if (f.in_grid) {
                 out.message = "grid " + dims_text(cfg.grid) + " has 0 blocks in " + axis + " on " + dev +
                               ": a launch needs at least 1 in every dimension (" +
-                              (d.is_amd() ? "HIP returns hipErrorInvalidValue" : "CUDA returns cudaErrorInvalidConfiguration") + ")";
+                              (d.is_amd() ? "HIP returns hipErrorInvalidConfiguration, or hipErrorInvalidValue through hipModuleLaunchKernel"
+                                           : "CUDA 13 returns cudaErrorInvalidValue") + ")";
                 out.fix = "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
                           "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
             } else {
                 out.message = "block " + dims_text(cfg.block) + " has 0 threads in " + axis + " on " + dev +
-                              ": a block needs at least 1 thread in every dimension (the runtime returns " +
-                              (d.is_amd() ? "hipErrorInvalidConfiguration" : "cudaErrorInvalidConfiguration") + ")";
+                              ": a block needs at least 1 thread in every dimension (" +
+                              (d.is_amd() ? "HIP returns hipErrorInvalidConfiguration, or hipErrorInvalidValue through hipModuleLaunchKernel"
+                                          : "CUDA 13 returns cudaErrorInvalidValue") + ")";
                 out.fix = "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
             }
             break;
@@ -148,7 +155,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                           " threads per block (its __launch_bounds__ or the compiler's default) on " + dev +
                           (d.is_amd() ? "; HIP fails such a launch with hipErrorLaunchFailure and only logs \"Launch params " +
                                             dims_text(cfg.block) + " are larger than launch bounds (" + num(f.limit) + ")\""
-                                      : "; CUDA refuses such a launch");
+                                      : "; CUDA 13 refuses such a launch with cudaErrorInvalidValue");
             out.fix = "launch at most " + num(f.limit) + " threads per block" + detail::same_work_hint(cfg, f.limit);
             if (f.value <= d.max_threads_per_block)
                 out.fix += ", or rebuild the kernel with __launch_bounds__(" + num(f.value) + ")" +
@@ -157,6 +164,23 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                                        : "");
             break;
         case diagnostic_code::registers_exceed_limit: {
+            if (f.scalar) {
+                const std::uint64_t per_wave = detail::align_up(k.scalar_registers, d.scalar_register_granule);
+                const std::uint64_t waves_per_simd = per_wave == 0 ? 0 : f.limit / per_wave;
+                const std::uint64_t fits = detail::min_u64(waves_per_simd * d.simds_per_cu * d.wave_size, kernel_max_threads(d, k));
+                out.message = "a block of " + num(threads) + " threads (" + detail::plural(detail::ceil_div(threads, d.wave_size), wave) +
+                              ") with " + num(k.scalar_registers) + " scalar registers per " + wave +
+                              " cannot be resident on one " + cu + " of " + dev + ": at " + num(per_wave) + " SGPRs per " +
+                              wave + " (granule " + num(d.scalar_register_granule) + ") the " + num(f.limit) +
+                              " SGPRs of a SIMD hold " + detail::plural(waves_per_simd, wave) + ", " +
+                              num(waves_per_simd * d.simds_per_cu) + " per " + cu;
+                out.fix = waves_per_simd > 0 && fits > 0
+                              ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits) +
+                                    ", or reduce the kernel's scalar register use"
+                              : "reduce the kernel's scalar register use to at most " + num(f.limit) + " per " + wave +
+                                    " (check the compiler's resource report: a count this high was probably mistyped)";
+                break;
+            }
             // The largest block these registers allow, whatever else may also be wrong.
             kernel_resources registers_only{};
             registers_only.registers = k.registers;

@@ -1,0 +1,590 @@
+// Properties of the planning core over thousands of random but sane devices, kernels, element counts
+// and extents (seeded std::mt19937_64; the seed is printed with every failure). The rules that
+// decide validity are written out again here, independently of validate.hpp, and compared with
+// find_problems() in both directions.
+#include <catch2/catch.hpp>
+
+#include <wavefit/device_limits.hpp>
+#include <wavefit/diagnostic.hpp>
+#include <wavefit/kernel_resources.hpp>
+#include <wavefit/launch_config.hpp>
+#include <wavefit/occupancy.hpp>
+#include <wavefit/plan.hpp>
+#include <wavefit/validate.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using wavefit::device_limits;
+using wavefit::diagnostic_code;
+using wavefit::dims;
+using wavefit::kernel_resources;
+using wavefit::launch_config;
+
+constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+// A fixed seed keeps CI reproducible; WAVEFIT_PROPERTY_SEED=N explores others (the seed in use is
+// printed with every failure).
+std::uint64_t seed_in_use() {
+    if (const char* text = std::getenv("WAVEFIT_PROPERTY_SEED")) return std::strtoull(text, nullptr, 0);
+    return 0x5eed'2026'0917ULL;
+}
+const std::uint64_t seed = seed_in_use();
+
+class random_source {
+public:
+    explicit random_source(std::uint64_t s) : engine_(s) {}
+    std::uint64_t between(std::uint64_t lo, std::uint64_t hi) {  // inclusive
+        return std::uniform_int_distribution<std::uint64_t>(lo, hi)(engine_);
+    }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(engine_) < p; }
+    template <typename T, std::size_t N>
+    T pick(const std::array<T, N>& options) {
+        return options[static_cast<std::size_t>(between(0, N - 1))];
+    }
+    std::uint32_t between32(std::uint64_t lo, std::uint64_t hi) { return static_cast<std::uint32_t>(between(lo, hi)); }
+
+private:
+    std::mt19937_64 engine_;
+};
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+std::uint64_t round_up(std::uint64_t a, std::uint64_t unit) {
+    if (unit <= 1) return a;
+    const std::uint64_t r = a % unit;
+    if (r == 0) return a;
+    return a > u64_max - (unit - r) ? u64_max : a + (unit - r);
+}
+// a x b > limit without computing the product.
+bool product_exceeds(std::uint64_t a, std::uint64_t b, std::uint64_t limit) { return b != 0 && a > limit / b; }
+std::uint64_t product_or_max(std::uint64_t a, std::uint64_t b) { return (b != 0 && a > u64_max / b) ? u64_max : a * b; }
+std::uint64_t volume(const dims& d) { return product_or_max(product_or_max(d.x, d.y), d.z); }
+
+// A device as a runtime could describe it: AMD-like (wave 32/64, LDS without opt-in, optional SGPR
+// budget and work-item cap) or NVIDIA-like (reserved shared memory, 128-byte allocation, per-block
+// register cap, block slots). Limits may be tiny; they are always self-consistent (what one block may
+// use also fits the CU/SM, and the CU/SM can hold the largest block's waves).
+device_limits random_device(random_source& rnd) {
+    device_limits d{};
+    const bool amd = rnd.chance(0.5);
+    d.name.assign(amd ? "random AMD" : "random NVIDIA");
+    d.arch.assign(amd ? "gfxRND" : "sm_RND");
+    d.vendor = amd ? wavefit::vendor::amd : wavefit::vendor::nvidia;
+    d.wave_size = rnd.chance(0.5) ? 32 : 64;
+    d.max_threads_per_block = rnd.pick(std::array<std::uint32_t, 9>{1, 16, 32, 64, 100, 256, 768, 1024, 2048});
+    if (rnd.chance(0.2)) d.max_threads_per_block = rnd.between32(1, 2048);
+    auto block_limit = [&] {
+        return rnd.chance(0.6) ? std::uint64_t{d.max_threads_per_block}
+                               : rnd.pick(std::array<std::uint64_t, 7>{1, 2, 7, 16, 64, 1024, 4096});
+    };
+    d.max_block = dims{block_limit(), block_limit(), block_limit()};
+    d.max_grid = dims{rnd.pick(std::array<std::uint64_t, 6>{1, 2, 1000, 65535, 2147483647u, 4294967295u}),
+                      rnd.pick(std::array<std::uint64_t, 5>{1, 3, 1000, 65535, 65536}),
+                      rnd.pick(std::array<std::uint64_t, 5>{1, 3, 1000, 65535, 65536})};
+    d.max_work_items_per_dimension = amd && rnd.chance(0.7) ? 4294967295u : 0;
+    d.compute_units = rnd.between32(1, 1000);
+
+    d.simds_per_cu = rnd.between32(1, 4);
+    // Enough wave slots for the largest block: max_threads_per_cu >= max_threads_per_block.
+    const std::uint64_t waves_needed = ceil_div(d.max_threads_per_block, d.wave_size);
+    const std::uint64_t per_simd_needed = ceil_div(waves_needed, d.simds_per_cu);
+    d.max_waves_per_simd = static_cast<std::uint32_t>(per_simd_needed + rnd.between(0, 16));
+    d.max_blocks_per_cu = amd ? 0 : rnd.pick(std::array<std::uint32_t, 3>{1, 16, 32});
+
+    if (amd) {
+        const std::uint64_t lds = rnd.pick(std::array<std::uint64_t, 6>{0, 1024, 16384, 32768, 65536, 163840});
+        d.shared_per_block = d.shared_per_block_optin = d.shared_per_cu = lds;
+        d.shared_reserved_per_block = 0;
+        d.shared_allocation_unit = 1;
+        d.registers_per_simd_lane = rnd.pick(std::array<std::uint32_t, 5>{0, 256, 512, 1024, 1536});
+        d.register_granule = rnd.pick(std::array<std::uint32_t, 5>{1, 4, 8, 16, 24});
+        d.max_registers_per_thread = rnd.pick(std::array<std::uint32_t, 4>{0, 255, 256, 512});
+        d.max_registers_per_block = 0;
+        d.scalar_registers_per_simd = rnd.chance(0.5) ? 800 : 0;
+        d.scalar_register_granule = 16;
+    } else {
+        d.shared_reserved_per_block = rnd.chance(0.8) ? 1024 : 0;
+        d.shared_allocation_unit = rnd.pick(std::array<std::uint32_t, 3>{1, 128, 256});
+        d.shared_per_cu = rnd.pick(std::array<std::uint64_t, 5>{16384, 65536, 102400, 167936, 233472});
+        d.shared_per_block = std::min<std::uint64_t>(49152, d.shared_per_cu - d.shared_reserved_per_block);
+        // Opt-in such that one block of the largest allowed size still fits the SM.
+        const std::uint64_t most = d.shared_per_cu - d.shared_reserved_per_block - d.shared_allocation_unit;
+        d.shared_per_block_optin = rnd.chance(0.3) ? d.shared_per_block : rnd.between(d.shared_per_block, std::max(most, d.shared_per_block));
+        d.registers_per_simd_lane = rnd.pick(std::array<std::uint32_t, 3>{256, 512, 1024});
+        d.register_granule = rnd.pick(std::array<std::uint32_t, 2>{8, 16});
+        d.max_registers_per_thread = rnd.pick(std::array<std::uint32_t, 2>{255, 0});
+        d.max_registers_per_block = rnd.pick(std::array<std::uint32_t, 3>{0, 32768, 65536});
+        d.scalar_registers_per_simd = 0;
+    }
+    return d;
+}
+
+kernel_resources random_kernel(random_source& rnd, const device_limits& d) {
+    kernel_resources k{};
+    const std::uint64_t register_top =
+        d.max_registers_per_thread != 0 ? d.max_registers_per_thread : (d.registers_per_simd_lane != 0 ? d.registers_per_simd_lane : 256);
+    k.registers = rnd.chance(0.2) ? 0 : rnd.between32(1, register_top + 10);
+    // Scalar registers a real gfx9 kernel can have (up to 102 + VCC/XNACK/flat scratch, 112 at most).
+    k.scalar_registers = rnd.chance(0.5) ? 0 : rnd.between32(1, 112);
+    const std::uint64_t optin = d.shared_per_block_optin;
+    switch (rnd.between(0, 4)) {
+        case 0: k.static_shared = 0; break;
+        case 1: k.static_shared = rnd.between(0, optin); break;
+        case 2: k.static_shared = optin; break;
+        case 3: k.static_shared = optin + rnd.between(1, 4096); break;
+        default: k.static_shared = rnd.between(0, optin / 4); break;
+    }
+    k.max_threads_per_block = rnd.chance(0.4) ? 0 : rnd.between32(1, 1100);
+    return k;
+}
+
+std::uint64_t random_dynamic(random_source& rnd, const device_limits& d, const kernel_resources& k) {
+    if (rnd.chance(0.5)) return 0;
+    const std::uint64_t room = d.shared_per_block_optin > k.static_shared ? d.shared_per_block_optin - k.static_shared : 0;
+    return rnd.chance(0.9) ? rnd.between(0, room) : room + rnd.between(1, 1000);
+}
+
+std::uint64_t random_elements(random_source& rnd) {
+    switch (rnd.between(0, 6)) {
+        case 0: return 0;
+        case 1: return 1;
+        case 2: return rnd.between(2, 5000);
+        case 3: {
+            const std::uint64_t p = std::uint64_t{1} << rnd.between(1, 63);
+            return rnd.chance(0.5) ? p - 1 : p + 1;
+        }
+        case 4: return u64_max - rnd.between(0, 2);
+        case 5: return std::uint64_t{1} << rnd.between(0, 63);
+        default: return rnd.between(5000, std::uint64_t{1} << 40);
+    }
+}
+
+dims random_extent(random_source& rnd) {
+    auto axis = [&]() -> std::uint64_t {
+        switch (rnd.between(0, 5)) {
+            case 0: return 1;
+            case 1: return rnd.between(2, 100);
+            case 2: return rnd.between(100, 1u << 20);
+            case 3: return std::uint64_t{1} << rnd.between(16, 40);
+            case 4: return rnd.chance(0.1) ? 0 : rnd.between(1, 70000);
+            default: return rnd.chance(0.05) ? u64_max / rnd.between(1, 3) : rnd.between(1, 4096);
+        }
+    };
+    return dims{axis(), axis(), axis()};
+}
+
+std::string describe_device(const device_limits& d) {
+    std::ostringstream s;
+    s << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block << ", max block ("
+      << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid (" << d.max_grid.x << ", " << d.max_grid.y
+      << ", " << d.max_grid.z << "), work-item cap " << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds "
+      << d.simds_per_cu << " x " << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared "
+      << d.shared_per_block << "/" << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block
+      << " unit " << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
+      << d.register_granule << ", max/thread " << d.max_registers_per_thread << ", max/block " << d.max_registers_per_block
+      << ", SGPRs " << d.scalar_registers_per_simd;
+    return s.str();
+}
+
+std::string describe_kernel(const kernel_resources& k) {
+    std::ostringstream s;
+    s << "registers " << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared << ", bound "
+      << k.max_threads_per_block;
+    return s.str();
+}
+
+// --- the validity rules, restated ----------------------------------------------------------------
+
+std::uint64_t kernel_bound(const device_limits& d, const kernel_resources& k) {
+    return k.max_threads_per_block == 0 ? d.max_threads_per_block : std::min<std::uint64_t>(k.max_threads_per_block, d.max_threads_per_block);
+}
+
+bool registers_fit(const device_limits& d, const kernel_resources& k, std::uint64_t threads) {
+    if (k.registers == 0 || d.registers_per_simd_lane == 0) return true;
+    if (d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return false;
+    const std::uint64_t per_lane = round_up(k.registers, d.register_granule);
+    const std::uint64_t waves_per_simd = d.registers_per_simd_lane / per_lane;
+    const std::uint64_t waves = ceil_div(threads, d.wave_size);
+    if (waves > waves_per_simd * d.simds_per_cu) return false;
+    // NVIDIA's per-block check with warps rounded up to the sub-partitions.
+    if (d.max_registers_per_block != 0 &&
+        per_lane * d.wave_size * round_up(waves, d.simds_per_cu) > d.max_registers_per_block)
+        return false;
+    return true;
+}
+
+bool shared_fits(const device_limits& d, std::uint64_t total) {
+    if (d.shared_reserved_per_block == 0 && d.shared_allocation_unit <= 1) return total <= d.shared_per_block_optin;
+    if (total > u64_max - d.shared_reserved_per_block) return false;
+    return round_up(total + d.shared_reserved_per_block, d.shared_allocation_unit) <= d.shared_per_block_optin + d.shared_reserved_per_block;
+}
+
+struct expected_codes {
+    std::array<int, wavefit::diagnostic_code_count> count{};
+    void add(diagnostic_code c) { ++count[static_cast<std::size_t>(c)]; }
+};
+
+expected_codes restate_rules(const device_limits& d, const kernel_resources& k, const launch_config& c) {
+    expected_codes e;
+    for (int a = 0; a < 3; ++a)
+        if (c.grid[a] == 0) e.add(diagnostic_code::zero_dimension);
+    for (int a = 0; a < 3; ++a)
+        if (c.block[a] == 0) e.add(diagnostic_code::zero_dimension);
+    for (int a = 0; a < 3; ++a)
+        if (c.block[a] > d.max_block[a]) e.add(diagnostic_code::block_dim_exceeds_device_limit);
+    const std::uint64_t threads = volume(c.block);
+    if (threads > d.max_threads_per_block) e.add(diagnostic_code::block_exceeds_device_max_threads);
+    if (k.max_threads_per_block != 0 && threads > k.max_threads_per_block) e.add(diagnostic_code::block_exceeds_kernel_max_threads);
+    for (int a = 0; a < 3; ++a)
+        if (c.grid[a] > d.max_grid[a]) e.add(diagnostic_code::grid_dim_exceeds_device_limit);
+    if (d.max_work_items_per_dimension != 0)
+        for (int a = 0; a < 3; ++a)
+            if (product_exceeds(c.grid[a], c.block[a], d.max_work_items_per_dimension))
+                e.add(diagnostic_code::work_items_exceed_dispatch_limit);
+    const bool shape_ok = threads > 0 && threads <= kernel_bound(d, k);
+    const bool per_thread_over = k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread;
+    if (per_thread_over || (shape_ok && !registers_fit(d, k, threads))) e.add(diagnostic_code::registers_exceed_limit);
+    // SGPRs (gfx9): a second registers_exceed_limit when the scalar budget cannot hold the block's waves.
+    if (shape_ok && k.scalar_registers > 0 && d.scalar_registers_per_simd > 0) {
+        const std::uint64_t waves_per_simd = d.scalar_registers_per_simd / round_up(k.scalar_registers, d.scalar_register_granule);
+        if (ceil_div(threads, d.wave_size) > waves_per_simd * d.simds_per_cu) e.add(diagnostic_code::registers_exceed_limit);
+    }
+    const std::uint64_t shared = k.static_shared > u64_max - c.dynamic_shared ? u64_max : k.static_shared + c.dynamic_shared;
+    if (!shared_fits(d, shared))
+        e.add(diagnostic_code::shared_memory_exceeds_limit);
+    else if (shared > d.shared_per_block && d.shared_per_block_optin > d.shared_per_block)
+        e.add(diagnostic_code::shared_memory_requires_opt_in);
+    if (threads > 0 && threads % d.wave_size != 0) e.add(diagnostic_code::block_not_wave_multiple);
+    return e;
+}
+
+// Whether any block of 1..bound threads can be resident, by brute force.
+bool some_block_runs(const device_limits& d, const kernel_resources& k, std::uint64_t dynamic, std::uint64_t bound) {
+    for (std::uint64_t b = 1; b <= bound; ++b)
+        if (wavefit::occupancy(d, k, b, dynamic).fits()) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("random 1-D plans stay within every limit, never wrap, cover the work or grid-stride", "[properties][plan]") {
+    INFO("seed " << seed);
+    random_source rnd(seed);
+    for (int i = 0; i < 6000; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        wavefit::plan_options opt;
+        opt.dynamic_shared = random_dynamic(rnd, d, k);
+        if (rnd.chance(0.2)) opt.min_efficient_block = rnd.between(0, 1100);
+        opt.spread_small_work = rnd.chance(0.8);
+        const std::uint64_t elements = random_elements(rnd);
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic shared "
+                     << opt.dynamic_shared << ", min efficient block " << opt.min_efficient_block << ", spread "
+                     << opt.spread_small_work << ", elements " << elements);
+        REQUIRE(wavefit::device_limits_problem(d).empty());
+
+        const wavefit::launch_plan p = wavefit::plan(d, k, elements, opt);
+        CAPTURE(p.ok(), p.feasible, p.empty, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z, p.grid_stride);
+
+        // Whether any block size at all can run, by brute force over every size the plan may use.
+        const std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
+        const bool runnable = some_block_runs(d, k, opt.dynamic_shared, bound);
+        CAPTURE(bound, runnable);
+        if (!runnable) {
+            REQUIRE_FALSE(p.ok());
+            REQUIRE_FALSE(p.feasible);
+            REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
+            continue;
+        }
+        // Every device here can launch some block: the plan must find one.
+        REQUIRE(p.feasible);
+        REQUIRE(p.ok());
+        REQUIRE(p.occupancy.fits());
+        REQUIRE(p.occupancy.active_blocks_per_cu == wavefit::occupancy(d, k, volume(p.block), opt.dynamic_shared).active_blocks_per_cu);
+
+        // The block is within every limit.
+        REQUIRE(p.block.y == 1);
+        REQUIRE(p.block.z == 1);
+        REQUIRE(p.block.x >= 1);
+        REQUIRE(p.block.x <= d.max_block.x);
+        REQUIRE(p.block.x <= d.max_threads_per_block);
+        if (k.max_threads_per_block != 0) REQUIRE(p.block.x <= k.max_threads_per_block);
+
+        if (elements == 0) {
+            REQUIRE(p.empty);
+            REQUIRE(p.grid.x == 0);
+            continue;
+        }
+        REQUIRE_FALSE(p.empty);
+        // The launch the plan describes passes validation.
+        const wavefit::findings f = wavefit::find_problems(d, k, p.config());
+        REQUIRE_FALSE(f.has_error());
+        // The grid never wraps and stays within the device's limits.
+        REQUIRE(p.grid.x >= 1);
+        REQUIRE(p.grid.x <= d.max_grid.x);
+        REQUIRE(p.grid.x <= u64_max / p.block.x);
+        if (d.max_work_items_per_dimension != 0) REQUIRE(p.grid.x * p.block.x <= d.max_work_items_per_dimension);
+        // One pass covers every element exactly when the kernel need not grid-stride.
+        const std::uint64_t one_pass = p.grid.x * p.block.x;
+        CAPTURE(one_pass);
+        REQUIRE((one_pass >= elements) == !p.grid_stride);
+        // Not more blocks than the work needs.
+        REQUIRE(p.grid.x <= ceil_div(elements, p.block.x));
+        REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
+    }
+}
+
+TEST_CASE("random extent plans stay within every limit per axis, never wrap, cover the extent or grid-stride",
+          "[properties][plan]") {
+    INFO("seed " << seed + 1);
+    random_source rnd(seed + 1);
+    for (int i = 0; i < 4000; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        wavefit::plan_options opt;
+        opt.dynamic_shared = random_dynamic(rnd, d, k);
+        const dims extent = random_extent(rnd);
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic shared "
+                     << opt.dynamic_shared << ", extent (" << extent.x << ", " << extent.y << ", " << extent.z << ")");
+        const wavefit::launch_plan p = wavefit::plan(d, k, extent, opt);
+        CAPTURE(p.ok(), p.feasible, p.empty, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z, p.grid_stride);
+
+        const bool runnable = some_block_runs(d, k, opt.dynamic_shared, kernel_bound(d, k));
+        CAPTURE(runnable);
+        if (!runnable) {
+            REQUIRE_FALSE(p.ok());
+            continue;
+        }
+        REQUIRE(p.feasible);
+        REQUIRE(p.ok());
+        const std::uint64_t threads = volume(p.block);
+        REQUIRE(threads >= 1);
+        REQUIRE(threads <= d.max_threads_per_block);
+        if (k.max_threads_per_block != 0) REQUIRE(threads <= k.max_threads_per_block);
+        for (int a = 0; a < 3; ++a) {
+            CAPTURE(a);
+            REQUIRE(p.block[a] >= 1);
+            REQUIRE(p.block[a] <= d.max_block[a]);
+        }
+        REQUIRE(wavefit::occupancy(d, k, threads, opt.dynamic_shared).fits());
+
+        if (extent.has_zero()) {
+            REQUIRE(p.empty);
+            continue;
+        }
+        REQUIRE_FALSE(wavefit::find_problems(d, k, p.config()).has_error());
+        bool covers_all = true;
+        for (int a = 0; a < 3; ++a) {
+            CAPTURE(a);
+            REQUIRE(p.grid[a] >= 1);
+            REQUIRE(p.grid[a] <= d.max_grid[a]);
+            REQUIRE(p.grid[a] <= u64_max / p.block[a]);
+            if (d.max_work_items_per_dimension != 0) REQUIRE(p.grid[a] * p.block[a] <= d.max_work_items_per_dimension);
+            REQUIRE(p.grid[a] <= ceil_div(extent[a], p.block[a]));
+            covers_all = covers_all && p.grid[a] * p.block[a] >= extent[a];
+        }
+        CAPTURE(covers_all);
+        REQUIRE(covers_all == !p.grid_stride);
+    }
+}
+
+TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple block reaches", "[properties][plan]") {
+    INFO("seed " << seed + 2);
+    random_source rnd(seed + 2);
+    for (int i = 0; i < 3000; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        wavefit::plan_options opt;
+        opt.dynamic_shared = random_dynamic(rnd, d, k);
+        opt.spread_small_work = false;
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic "
+                     << opt.dynamic_shared);
+        const wavefit::launch_plan p = wavefit::plan(d, k, std::uint64_t{1} << 40, opt);
+        const std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
+        if (!p.feasible || bound < d.wave_size) continue;
+        std::uint64_t best = 0;
+        for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size)
+            best = std::max<std::uint64_t>(best, wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu);
+        // largest_runnable_block is about the block volume (any shape), so x's own limit does not apply.
+        std::uint64_t largest_fit = 0;
+        for (std::uint64_t b = d.wave_size; b <= kernel_bound(d, k); b += d.wave_size)
+            if (wavefit::occupancy(d, k, b, opt.dynamic_shared).fits()) largest_fit = b;
+        CAPTURE(best, largest_fit, p.block.x, p.occupancy.active_waves_per_cu);
+        REQUIRE(p.occupancy.active_waves_per_cu == best);
+        REQUIRE(wavefit::largest_runnable_block(d, k, opt.dynamic_shared) == largest_fit);
+        if (p.block.x < opt.min_efficient_block) {
+            // Only when no wave-multiple block of at least min_efficient_block reaches the best.
+            for (std::uint64_t b = std::max<std::uint64_t>(d.wave_size, round_up(opt.min_efficient_block, d.wave_size)); b <= bound;
+                 b += d.wave_size) {
+                CAPTURE(b);
+                REQUIRE(wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu < best);
+            }
+        }
+    }
+}
+
+TEST_CASE("occupancy never increases with registers or shared memory and stays within the wave slots", "[properties][occupancy]") {
+    INFO("seed " << seed + 3);
+    random_source rnd(seed + 3);
+    for (int i = 0; i < 1000; ++i) {
+        const device_limits d = random_device(rnd);
+        kernel_resources k = random_kernel(rnd, d);
+        const std::uint64_t block = rnd.between(1, d.max_threads_per_block);
+        const std::uint64_t dynamic = random_dynamic(rnd, d, k);
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", block " << block
+                     << ", dynamic " << dynamic);
+        const std::uint32_t max_waves = static_cast<std::uint32_t>(d.max_waves_per_cu());
+
+        auto check_bounds = [&](const wavefit::occupancy_report& r) {
+            REQUIRE(r.active_waves_per_cu <= max_waves);
+            REQUIRE(r.occupancy >= 0.0);
+            REQUIRE(r.occupancy <= 1.0);
+            REQUIRE(r.max_waves_per_cu == max_waves);
+            REQUIRE(r.active_waves_per_cu == r.active_blocks_per_cu * ceil_div(block, d.wave_size));
+            if (d.max_blocks_per_cu != 0) REQUIRE(r.active_blocks_per_cu <= d.max_blocks_per_cu);
+        };
+
+        std::uint32_t previous = std::numeric_limits<std::uint32_t>::max();
+        kernel_resources by_regs = k;
+        for (std::uint32_t regs = 0; regs <= 600; regs += (regs < 64 ? 1 : 7)) {
+            by_regs.registers = regs;
+            const wavefit::occupancy_report r = wavefit::occupancy(d, by_regs, block, dynamic);
+            CAPTURE(regs, r.active_blocks_per_cu, previous);
+            check_bounds(r);
+            REQUIRE(r.active_blocks_per_cu <= previous);
+            previous = r.active_blocks_per_cu;
+        }
+
+        previous = std::numeric_limits<std::uint32_t>::max();
+        kernel_resources by_shared = k;
+        const std::uint64_t top = d.shared_per_block_optin + 2048;
+        for (std::uint64_t shared = 0; shared <= top; shared += 1 + shared / 8) {
+            by_shared.static_shared = shared;
+            const wavefit::occupancy_report r = wavefit::occupancy(d, by_shared, block, dynamic);
+            CAPTURE(shared, r.active_blocks_per_cu, previous);
+            check_bounds(r);
+            REQUIRE(r.active_blocks_per_cu <= previous);
+            previous = r.active_blocks_per_cu;
+        }
+
+        // Larger blocks never hold more waves' worth of blocks than the slots allow, and whether a
+        // block fits at all never improves as it grows.
+        bool fitted = true;
+        for (std::uint64_t b = 1; b <= d.max_threads_per_block; b += 1 + b / 16) {
+            const bool fits = wavefit::occupancy(d, k, b, dynamic).fits();
+            CAPTURE(b, fits, fitted);
+            REQUIRE((fitted || !fits));
+            fitted = fits;
+        }
+    }
+}
+
+TEST_CASE("find_problems reports exactly the errors and warnings the restated rules find on random launches",
+          "[properties][validate]") {
+    INFO("seed " << seed + 4);
+    random_source rnd(seed + 4);
+    auto grid_axis = [&](std::uint64_t limit) -> std::uint64_t {
+        switch (rnd.between(0, 5)) {
+            case 0: return 0;
+            case 1: return limit;
+            case 2: return limit + 1;
+            case 3: return rnd.between(1, 1000);
+            case 4: return rnd.between(1, u64_max);
+            default: return std::uint64_t{1} << rnd.between(0, 63);
+        }
+    };
+    auto block_axis = [&](std::uint64_t limit) -> std::uint64_t {
+        switch (rnd.between(0, 5)) {
+            case 0: return 0;
+            case 1: return limit;
+            case 2: return limit + 1;
+            case 3: return 1;
+            case 4: return rnd.between(1, 1100);
+            default: return rnd.chance(0.1) ? rnd.between(1, u64_max) : rnd.between(1, 64);
+        }
+    };
+    for (int i = 0; i < 60000; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        const launch_config c{dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
+                              dims{block_axis(d.max_block.x), block_axis(d.max_block.y), block_axis(d.max_block.z)},
+                              random_dynamic(rnd, d, k)};
+        const expected_codes expected = restate_rules(d, k, c);
+        expected_codes actual;
+        const wavefit::findings f = wavefit::find_problems(d, k, c);
+        for (const wavefit::finding& x : f) actual.add(x.code);
+        bool expect_error = false;
+        for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code)
+            expect_error = expect_error || (expected.count[code] > 0 &&
+                                            wavefit::severity_of(static_cast<diagnostic_code>(code)) == wavefit::severity::error);
+        for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code) {
+            if (expected.count[code] == actual.count[code]) continue;
+            INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << "\ngrid (" << c.grid.x
+                         << ", " << c.grid.y << ", " << c.grid.z << "), block (" << c.block.x << ", " << c.block.y << ", "
+                         << c.block.z << "), dynamic shared " << c.dynamic_shared);
+            CAPTURE(wavefit::to_string(static_cast<diagnostic_code>(code)), expected.count[code], actual.count[code]);
+            FAIL_CHECK("find_problems disagrees with the restated rules");
+        }
+        if (f.has_error() != expect_error) {
+            CAPTURE(i, f.has_error(), expect_error);
+            FAIL("validity disagrees with the restated rules");
+        }
+    }
+    SUCCEED();
+}
+
+TEST_CASE("a block within the shape limits passes validation's resource checks exactly when occupancy says it fits",
+          "[properties][validate][occupancy]") {
+    // Registers (vector and scalar) and shared memory are judged by both find_problems and occupancy;
+    // on a self-consistent device they must agree on every block size.
+    INFO("seed " << seed + 5);
+    random_source rnd(seed + 5);
+    for (int i = 0; i < 1500; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        const std::uint64_t dynamic = random_dynamic(rnd, d, k);
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic " << dynamic);
+        for (std::uint64_t b = 1; b <= kernel_bound(d, k); b += 1 + b / 32) {
+            const wavefit::findings f = wavefit::find_problems(d, k, launch_config{dims{1}, dims{b}, dynamic});
+            const bool resource_error =
+                f.contains(diagnostic_code::registers_exceed_limit) || f.contains(diagnostic_code::shared_memory_exceeds_limit);
+            const wavefit::occupancy_report r = wavefit::occupancy(d, k, b, dynamic);
+            CAPTURE(b, resource_error, r.active_blocks_per_cu, wavefit::to_string(r.limited_by));
+            REQUIRE(r.fits() == !resource_error);
+        }
+    }
+}
+
+TEST_CASE("more registers than a thread may have cannot run even when the register file is not described",
+          "[properties][occupancy]") {
+    // Found by the random plans above: with registers_per_simd_lane = 0 occupancy ignored
+    // max_registers_per_thread, so plan() chose a block that find_problems() then rejected.
+    device_limits d{};
+    d.name.assign("registers per thread only");
+    d.wave_size = 64;
+    d.max_threads_per_block = 64;
+    d.max_block = dims{64, 64, 64};
+    d.registers_per_simd_lane = 0;
+    d.max_registers_per_thread = 512;
+    kernel_resources k{};
+    k.registers = 518;
+    const wavefit::occupancy_report r = wavefit::occupancy(d, k, 64);
+    CAPTURE(r.active_blocks_per_cu, r.limits.registers);
+    REQUIRE_FALSE(r.fits());
+    REQUIRE(r.limited_by == wavefit::limiter::registers);
+    REQUIRE(wavefit::find_problems(d, k, launch_config{dims{1}, dims{64}}).contains(diagnostic_code::registers_exceed_limit));
+    const wavefit::launch_plan p = wavefit::plan(d, k, 2048);
+    REQUIRE_FALSE(p.feasible);
+    REQUIRE_FALSE(p.ok());
+    REQUIRE(p.problems.contains(diagnostic_code::registers_exceed_limit));
+    k.registers = 512;
+    REQUIRE(wavefit::occupancy(d, k, 64).fits());
+    REQUIRE(wavefit::plan(d, k, 2048).ok());
+}
