@@ -1,0 +1,864 @@
+#!/usr/bin/env python3
+"""Specifications of the installed `wavefit` command-line tool (shared/CONTRACT.md, "The command-line tool").
+
+Runs the binary named by $WAVEFIT_CLI (tests/cli/CMakeLists.txt points it at a fresh `cmake --install`).
+Every failure message shows the command, its exit status, stdout and stderr. Python standard library only.
+"""
+
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+CLI = os.environ.get("WAVEFIT_CLI", "")
+# Generous: sanitizer builds are slow, but a hang must still fail rather than stall CTest.
+TIMEOUT_S = 30
+U64_MAX = 2**64 - 1
+
+PRESETS = ["mi210", "mi250x", "mi300a", "mi300x", "mi325x", "mi355x", "rx7900xtx", "a100", "h100", "h200"]
+DIAGNOSTIC_CODES = {
+    "zero_dimension": "error",
+    "block_exceeds_device_max_threads": "error",
+    "block_dim_exceeds_device_limit": "error",
+    "block_exceeds_kernel_max_threads": "error",
+    "registers_exceed_limit": "error",
+    "shared_memory_exceeds_limit": "error",
+    "shared_memory_requires_opt_in": "warning",
+    "grid_dim_exceeds_device_limit": "error",
+    "work_items_exceed_dispatch_limit": "error",
+    "block_not_wave_multiple": "warning",
+}
+LIMITERS = {"waves", "blocks", "registers", "scalar_registers", "shared_memory", "block_size"}
+
+CHECK_KEYS = {"valid", "diagnostics"}
+DIAGNOSTIC_KEYS = {"code", "severity", "message", "fix"}
+PLAN_KEYS = {"elements", "empty", "block", "grid", "grid_stride", "occupancy", "reason", "valid", "diagnostics"}
+PLAN_OCCUPANCY_KEYS = {"active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
+OCCUPANCY_ROW_KEYS = {"block", "active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
+EXPLAIN_KEYS = {"name", "code", "meaning", "causes", "fixes"}
+PRESET_KEYS = {"name", "arch", "wave_size", "compute_units"}
+
+# What a sanitizer build prints when it finds a bug; the process may still exit 0/1/2.
+SANITIZER_SIGNS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "runtime error:")
+
+
+class Result:
+    def __init__(self, args, returncode, out, err):
+        self.args = args
+        self.returncode = returncode
+        self.out = out
+        self.err = err
+
+    def describe(self):
+        return (f"\ncommand: wavefit {shlex.join(self.args)}\nexit status: {self.returncode}\n"
+                f"stdout:\n{self.out}\nstderr:\n{self.err}")
+
+
+def run(*args):
+    """Runs the installed wavefit with `args` (bytes pass unchanged, anything else as str)."""
+    args = [a if isinstance(a, bytes) else str(a) for a in args]
+    shown = [a.decode("utf-8", "backslashreplace") if isinstance(a, bytes) else a for a in args]
+    try:
+        done = subprocess.run([CLI, *args], capture_output=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"wavefit {shlex.join(shown)} did not finish within {TIMEOUT_S} s")
+    return Result(shown, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+def dims_arg(values):
+    return ",".join(str(v) for v in values)
+
+
+def installed_header(name):
+    """A header of the installed package, next to the installed binary."""
+    return Path(CLI).resolve().parent.parent / "include" / "wavefit" / name
+
+
+def device_limits_fields():
+    """The member names of wavefit::device_limits, read from the installed header."""
+    text = installed_header("device_limits.hpp").read_text()
+    body = re.search(r"struct device_limits \{(.*?)\n\};", text, re.S).group(1)
+    fields = []
+    for line in body.splitlines():
+        line = line.split("//")[0].strip()
+        m = re.match(r"^[\w:]+\s+(\w+)\s*(=[^;]*|\{[^;]*\})?;$", line)
+        if m and "(" not in line:
+            fields.append(m.group(1))
+    return fields
+
+
+class CliAssertions:
+    """Assertions that print the whole command and its output on failure."""
+
+    def assert_exit(self, result, code):
+        self.assertEqual(result.returncode, code, result.describe())
+        self.assert_no_sanitizer_report(result)
+
+    def assert_no_sanitizer_report(self, result):
+        for sign in SANITIZER_SIGNS:
+            self.assertNotIn(sign, result.err, result.describe())
+
+    def json_of(self, result):
+        """stdout parsed as exactly one JSON document (nan/inf are not JSON and fail here)."""
+        def reject(constant):
+            raise ValueError(f"non-JSON constant {constant}")
+        try:
+            return json.loads(result.out, parse_constant=reject)
+        except ValueError as e:
+            self.fail(f"stdout is not one JSON document ({e}){result.describe()}")
+
+    def assert_usage_error(self, result, *mentions):
+        """Exit 2, nothing on stdout, exactly one line on stderr starting 'wavefit: error: '."""
+        self.assert_exit(result, 2)
+        self.assertEqual(result.out, "", result.describe())
+        self.assertTrue(result.err.startswith("wavefit: error: "), result.describe())
+        self.assertEqual(result.err.count("\n"), 1, "stderr must be exactly one line" + result.describe())
+        self.assertTrue(result.err.endswith("\n"), result.describe())
+        for text in mentions:
+            self.assertIn(text, result.err, result.describe())
+
+    def assert_keys(self, obj, keys, result):
+        self.assertIsInstance(obj, dict, result.describe())
+        self.assertEqual(set(obj), keys, result.describe())
+
+    def assert_diagnostics_well_formed(self, doc, result):
+        for dg in doc["diagnostics"]:
+            self.assert_keys(dg, DIAGNOSTIC_KEYS, result)
+            self.assertIn(dg["code"], DIAGNOSTIC_CODES, result.describe())
+            self.assertEqual(dg["severity"], DIAGNOSTIC_CODES[dg["code"]], result.describe())
+            self.assertTrue(dg["message"] and dg["fix"], result.describe())
+        has_error = any(dg["severity"] == "error" for dg in doc["diagnostics"])
+        self.assertEqual(doc["valid"], not has_error, "valid must be false exactly when some diagnostic is an error"
+                         + result.describe())
+
+    def check_json(self, *args):
+        result = run("check", *args, "--json")
+        doc = self.json_of(result)
+        self.assert_keys(doc, CHECK_KEYS, result)
+        self.assert_diagnostics_well_formed(doc, result)
+        self.assert_exit(result, 0 if doc["valid"] else 1)
+        return doc, result
+
+    def plan_json(self, *args):
+        result = run("plan", *args, "--json")
+        doc = self.json_of(result)
+        self.assert_keys(doc, PLAN_KEYS, result)
+        self.assert_keys(doc["occupancy"], PLAN_OCCUPANCY_KEYS, result)
+        self.assert_diagnostics_well_formed(doc, result)
+        self.assert_exit(result, 0 if doc["valid"] else 1)
+        return doc, result
+
+    def occupancy_rows(self, *args):
+        result = run("occupancy", *args, "--json")
+        self.assert_exit(result, 0)
+        doc = self.json_of(result)
+        self.assert_keys(doc, {"rows"}, result)
+        for row in doc["rows"]:
+            self.assert_keys(row, OCCUPANCY_ROW_KEYS, result)
+            self.assertIn(row["limiter"], LIMITERS, result.describe())
+            self.assertIsInstance(row["occupancy"], float, result.describe())
+            self.assertTrue(0.0 <= row["occupancy"] <= 1.0, result.describe())
+        return doc["rows"], result
+
+
+class TopLevel(CliAssertions, unittest.TestCase):
+    def test_help_lists_every_subcommand_on_stdout_and_exits_0(self):
+        for flag in ("--help", "-h"):
+            result = run(flag)
+            self.assert_exit(result, 0)
+            self.assertEqual(result.err, "", result.describe())
+            for sub in ("presets", "info", "check", "plan", "occupancy", "explain"):
+                self.assertIn(sub, result.out, result.describe())
+
+    def test_every_subcommand_has_help_on_stdout_listing_its_flags(self):
+        expected_flags = {
+            "presets": ["--json"],
+            "info": ["--preset", "--device", "--json"],
+            "check": ["--preset", "--device", "--grid", "--block", "--regs", "--sgprs", "--static-shared",
+                      "--dynamic-shared", "--kernel-max-threads", "--json"],
+            "plan": ["--preset", "--device", "--elements", "--extent", "--regs", "--sgprs", "--static-shared",
+                     "--dynamic-shared", "--kernel-max-threads", "--json"],
+            "occupancy": ["--preset", "--device", "--block", "--regs", "--sgprs", "--static-shared",
+                          "--dynamic-shared", "--kernel-max-threads", "--json"],
+            "explain": ["--json"],
+        }
+        for sub, flags in expected_flags.items():
+            result = run(sub, "--help")
+            self.assert_exit(result, 0)
+            self.assertTrue(result.out.startswith(f"usage: wavefit {sub}"), result.describe())
+            for flag in flags:
+                self.assertIn(flag, result.out, result.describe())
+
+    def test_help_wins_over_other_arguments_even_malformed_ones(self):
+        result = run("plan", "--elements", "1.5k", "--help")
+        self.assert_exit(result, 0)
+        self.assertIn("usage: wavefit plan", result.out, result.describe())
+
+    def test_version_prints_the_version_of_version_hpp(self):
+        header = installed_header("version.hpp").read_text()
+        version = re.search(r'#define WAVEFIT_VERSION_STRING "([^"]+)"', header).group(1)
+        result = run("--version")
+        self.assert_exit(result, 0)
+        self.assertEqual(result.out, f"wavefit {version}\n", result.describe())
+        if os.environ.get("WAVEFIT_VERSION"):
+            self.assertEqual(version, os.environ["WAVEFIT_VERSION"], "version.hpp differs from project(VERSION)")
+
+    def test_no_subcommand_is_a_usage_error(self):
+        self.assert_usage_error(run(), "subcommand")
+
+    def test_unknown_subcommand_is_a_usage_error_naming_it(self):
+        self.assert_usage_error(run("frobnicate"), "'frobnicate'")
+        self.assert_usage_error(run("--json", "presets"))
+
+
+class PresetsCommand(CliAssertions, unittest.TestCase):
+    def test_text_lists_every_preset_with_arch_and_wave_size(self):
+        result = run("presets")
+        self.assert_exit(result, 0)
+        lines = result.out.splitlines()
+        for name in PRESETS:
+            row = next((line for line in lines if line.split()[0] == name), None)
+            self.assertIsNotNone(row, f"no row for {name}" + result.describe())
+        mi300x = next(line for line in lines if line.startswith("mi300x "))
+        for text in ("MI300X", "gfx942", "amd", "64", "304", "64 KiB"):
+            self.assertIn(text, mi300x, result.describe())
+        h200 = next(line for line in lines if line.startswith("h200 "))
+        for text in ("sm_90", "nvidia", "32", "132", "48 KiB", "227 KiB opt-in"):
+            self.assertIn(text, h200, result.describe())
+
+    def test_json_has_exactly_the_contract_fields_for_every_preset(self):
+        result = run("presets", "--json")
+        self.assert_exit(result, 0)
+        doc = self.json_of(result)
+        self.assert_keys(doc, {"presets"}, result)
+        self.assertEqual([p["name"] for p in doc["presets"]], PRESETS, result.describe())
+        for p in doc["presets"]:
+            self.assert_keys(p, PRESET_KEYS, result)
+        by_name = {p["name"]: p for p in doc["presets"]}
+        self.assertEqual(by_name["mi300x"], {"name": "mi300x", "arch": "gfx942", "wave_size": 64, "compute_units": 304})
+        self.assertEqual(by_name["mi250x"], {"name": "mi250x", "arch": "gfx90a", "wave_size": 64, "compute_units": 110})
+        self.assertEqual(by_name["rx7900xtx"]["wave_size"], 32)
+        self.assertEqual(by_name["h200"], {"name": "h200", "arch": "sm_90", "wave_size": 32, "compute_units": 132})
+
+    def test_presets_takes_no_device_and_no_positional_argument(self):
+        self.assert_usage_error(run("presets", "--preset", "mi300x"), "--preset")
+        self.assert_usage_error(run("presets", "extra"), "'extra'")
+
+
+class InfoCommand(CliAssertions, unittest.TestCase):
+    def test_text_explains_every_field_of_the_device(self):
+        result = run("info", "--preset", "mi300x")
+        self.assert_exit(result, 0)
+        self.assertIn("MI300X (gfx942)", result.out.splitlines()[0], result.describe())
+        for field in device_limits_fields():
+            self.assertRegex(result.out, rf"(?m)^{field}\s+\S", result.describe())
+        row = next(line for line in result.out.splitlines() if line.startswith("max_work_items_per_dimension"))
+        self.assertRegex(row, r"^max_work_items_per_dimension\s+4294967295 \(2\^32-1\)\s+AMD HSA dispatch: "
+                              r"grid x block per dimension$", result.describe())
+
+    def test_json_holds_every_device_limits_field_by_its_cpp_name(self):
+        fields = device_limits_fields()
+        self.assertIn("max_work_items_per_dimension", fields)  # the header was read
+        for preset in PRESETS:
+            result = run("info", "--preset", preset, "--json")
+            self.assert_exit(result, 0)
+            doc = self.json_of(result)
+            self.assert_keys(doc, {"devices"}, result)
+            self.assertEqual(len(doc["devices"]), 1, result.describe())
+            self.assert_keys(doc["devices"][0], set(fields), result)
+
+    def test_json_values_match_the_presets(self):
+        result = run("info", "--preset", "H200", "--json")  # preset names are case-insensitive
+        device = self.json_of(result)["devices"][0]
+        self.assertEqual(device["vendor"], "nvidia")
+        self.assertEqual(device["max_block"], [1024, 1024, 64])
+        self.assertEqual(device["max_grid"], [2147483647, 65535, 65535])
+        self.assertEqual(device["shared_per_block_optin"], 232448)
+        self.assertEqual(device["max_work_items_per_dimension"], 0)
+        result = run("info", "--preset", "mi300x", "--json")
+        device = self.json_of(result)["devices"][0]
+        self.assertEqual(device["vendor"], "amd")
+        self.assertEqual(device["name"], "MI300X")
+        self.assertEqual(device["max_grid"], [2147483647, 65536, 65536])
+        self.assertEqual(device["max_work_items_per_dimension"], 2**32 - 1)
+        self.assertEqual(device["scalar_registers_per_simd"], 800)
+
+    def test_without_a_selector_says_no_gpu_found_and_exits_0(self):
+        result = run("info")
+        self.assert_exit(result, 0)
+        self.assertEqual(result.out, "no GPU found: this wavefit was built without a GPU backend; use --preset NAME "
+                                     "(wavefit presets lists them)\n", result.describe())
+        result = run("info", "--json")
+        self.assert_exit(result, 0)
+        doc = self.json_of(result)
+        self.assert_keys(doc, {"devices", "note"}, result)
+        self.assertEqual(doc["devices"], [])
+        self.assertIn("no GPU found", doc["note"])
+
+    def test_device_needs_a_gpu_backend(self):
+        for args in (["info", "--device", "0"], ["check", "--device", "0", "--grid", "1", "--block", "64"],
+                     ["plan", "--device", "1", "--elements", "5", "--json"], ["occupancy", "--device", "0"]):
+            result = run(*args)
+            self.assert_usage_error(result)
+            self.assertEqual(result.err, "wavefit: error: --device needs a wavefit built with a GPU backend (HIP or "
+                                         "CUDA); use --preset NAME (see `wavefit presets`)\n", result.describe())
+
+    def test_unknown_preset_is_a_usage_error_listing_the_known_ones(self):
+        self.assert_usage_error(run("info", "--preset", "mi400"), "--preset", "'mi400'", "mi300x", "h200")
+
+
+class CheckCommand(CliAssertions, unittest.TestCase):
+    # (arguments, the diagnostic codes expected exactly)
+    CASES = [
+        (["--preset", "mi300x", "--grid", "1000", "--block", "256"], set()),
+        (["--preset", "mi300x", "--grid", "0", "--block", "256"], {"zero_dimension"}),
+        (["--preset", "mi300x", "--grid", "4", "--block", "256,0"], {"zero_dimension"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "64,32"], {"block_exceeds_device_max_threads"}),
+        (["--preset", "h200", "--grid", "1", "--block", "1,1,128"], {"block_dim_exceeds_device_limit"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "512", "--kernel-max-threads", "256"],
+         {"block_exceeds_kernel_max_threads"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "1024", "--regs", "256"], {"registers_exceed_limit"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "64", "--regs", "600"], {"registers_exceed_limit"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "1024", "--sgprs", "500"], {"registers_exceed_limit"}),
+        (["--preset", "mi300x", "--grid", "1", "--block", "256", "--static-shared", "64Ki", "--dynamic-shared", "1"],
+         {"shared_memory_exceeds_limit"}),
+        (["--preset", "h200", "--grid", "1", "--block", "256", "--dynamic-shared", "64Ki"],
+         {"shared_memory_requires_opt_in"}),
+        (["--preset", "h200", "--grid", "1,65536", "--block", "32"], {"grid_dim_exceeds_device_limit"}),
+        (["--preset", "mi300x", "--grid", "4194304", "--block", "1024"], {"work_items_exceed_dispatch_limit"}),
+        (["--preset", "mi300x", "--grid", "4194303", "--block", "1024"], set()),
+        (["--preset", "mi300x", "--grid", "10", "--block", "100"], {"block_not_wave_multiple"}),
+    ]
+
+    def test_each_contract_diagnostic_code_is_reported_for_its_cause(self):
+        for args, codes in self.CASES:
+            with self.subTest(args=args):
+                doc, result = self.check_json(*args)
+                self.assertEqual({dg["code"] for dg in doc["diagnostics"]}, codes, result.describe())
+
+    def test_every_diagnostic_code_of_the_contract_is_covered_above(self):
+        covered = set().union(*(codes for _, codes in self.CASES))
+        self.assertEqual(covered, set(DIAGNOSTIC_CODES))
+
+    def test_valid_launch_is_exit_0_with_no_diagnostics(self):
+        result = run("check", "--preset", "mi300x", "--grid", "1000", "--block", "256", "--json")
+        self.assert_exit(result, 0)
+        self.assertEqual(self.json_of(result), {"valid": True, "diagnostics": []}, result.describe())
+
+    def test_warnings_alone_keep_the_launch_valid(self):
+        doc, result = self.check_json("--preset", "h200", "--grid", "3", "--block", "100", "--dynamic-shared", "60Ki")
+        self.assertTrue(doc["valid"], result.describe())
+        self.assertEqual({dg["severity"] for dg in doc["diagnostics"]}, {"warning"}, result.describe())
+
+    def test_zero_dimensions_are_validated_not_usage_errors(self):
+        doc, result = self.check_json("--preset", "mi300x", "--grid", "0,0,0", "--block", "0,0,0")
+        self.assertFalse(doc["valid"])
+        self.assertEqual(sum(dg["code"] == "zero_dimension" for dg in doc["diagnostics"]), 6, result.describe())
+
+    def test_values_up_to_2_64_minus_1_are_accepted_and_validated(self):
+        doc, result = self.check_json("--preset", "mi300x", "--grid", f"{U64_MAX},{U64_MAX},{U64_MAX}",
+                                      "--block", f"{U64_MAX},1,1", "--regs", "4294967295")
+        self.assertFalse(doc["valid"])
+        codes = {dg["code"] for dg in doc["diagnostics"]}
+        self.assertIn("grid_dim_exceeds_device_limit", codes, result.describe())
+        self.assertIn("work_items_exceed_dispatch_limit", codes, result.describe())
+        self.assertIn(str(U64_MAX), result.out)
+
+    def test_text_starts_with_the_verdict_and_shows_each_fix_on_its_own_line(self):
+        result = run("check", "--preset", "mi300x", "--grid", "4194304", "--block", "1024")
+        self.assert_exit(result, 1)
+        lines = result.out.splitlines()
+        self.assertTrue(lines[0].startswith("invalid: 1 error on MI300X (gfx942)"), result.describe())
+        self.assertTrue(lines[1].startswith("error [work_items_exceed_dispatch_limit] "), result.describe())
+        self.assertTrue(lines[2].startswith("  fix: "), result.describe())
+        result = run("check", "--preset", "h200", "--grid", "8", "--block", "256")
+        self.assert_exit(result, 0)
+        self.assertTrue(result.out.startswith("valid: launch fits NVIDIA H200 (sm_90)"), result.describe())
+        result = run("check", "--preset", "mi300x", "--grid", "8", "--block", "96")
+        self.assert_exit(result, 0)
+        self.assertIn("\nwarning [block_not_wave_multiple] ", result.out, result.describe())
+
+    def test_messages_name_the_limit_the_value_and_the_device(self):
+        doc, result = self.check_json("--preset", "mi300x", "--grid", "4194304", "--block", "1024")
+        message = doc["diagnostics"][0]["message"]
+        for text in ("4294967296", "4294967295", "MI300X"):
+            self.assertIn(text, message, result.describe())
+        self.assertIn("4194303", doc["diagnostics"][0]["fix"], result.describe())
+
+    def test_check_needs_a_device_a_grid_and_a_block(self):
+        self.assert_usage_error(run("check", "--grid", "1", "--block", "64"), "--preset")
+        self.assert_usage_error(run("check", "--preset", "mi300x", "--block", "64"), "--grid")
+        self.assert_usage_error(run("check", "--preset", "mi300x", "--grid", "1"), "--block")
+
+
+class PlanCommand(CliAssertions, unittest.TestCase):
+    def test_story_2_plans_2_to_the_33_elements_on_mi300x_with_a_grid_stride(self):
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "2^33", "--regs", "96")
+        self.assertTrue(doc["valid"], result.describe())
+        self.assertEqual(doc["elements"], 2**33)
+        self.assertFalse(doc["empty"])
+        self.assertTrue(doc["grid_stride"], result.describe())
+        self.assertEqual(doc["block"][0] % 64, 0, result.describe())
+        self.assertLessEqual(doc["grid"][0] * doc["block"][0], 2**32 - 1, result.describe())
+        self.assertEqual(doc["occupancy"]["limiter"], "registers", result.describe())
+        self.assertIn("grid-stride", doc["reason"], result.describe())
+
+    def test_grid_stride_is_true_exactly_when_one_pass_covers_fewer_than_the_elements(self):
+        for preset in ("mi300x", "h200", "rx7900xtx"):
+            for elements in (1, 1000, 2**31, 2**33, U64_MAX):
+                doc, result = self.plan_json("--preset", preset, "--elements", elements)
+                self.assertEqual(doc["grid_stride"], doc["grid"][0] * doc["block"][0] < elements, result.describe())
+
+    def test_zero_elements_is_an_empty_plan_that_launches_nothing(self):
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "0")
+        self.assertTrue(doc["empty"], result.describe())
+        self.assertTrue(doc["valid"], result.describe())
+        self.assertEqual(doc["grid"][0], 0, result.describe())
+        self.assertFalse(doc["grid_stride"], result.describe())
+        self.assertIn("nothing to launch", doc["reason"], result.describe())
+
+    def test_extent_plans_in_2d_and_reports_the_volume_as_elements(self):
+        doc, result = self.plan_json("--preset", "h200", "--extent", "4096,4096")
+        self.assertEqual(doc["elements"], 4096 * 4096, result.describe())
+        block, grid = doc["block"], doc["grid"]
+        for axis, extent in enumerate((4096, 4096, 1)):
+            self.assertGreaterEqual(grid[axis] * block[axis], extent, result.describe())
+        doc, result = self.plan_json("--preset", "mi300x", "--extent", "100,0,3")
+        self.assertTrue(doc["empty"], result.describe())
+        self.assertEqual(doc["elements"], 0)
+
+    def test_a_kernel_no_block_can_run_is_invalid_with_exit_1_and_an_error(self):
+        for args in (["--preset", "mi300x", "--static-shared", "100000"],
+                     ["--preset", "h200", "--dynamic-shared", "228Ki"],
+                     ["--preset", "mi300x", "--regs", "513"],
+                     ["--preset", "mi250x", "--sgprs", "900"]):
+            doc, result = self.plan_json(*args, "--elements", "1M")
+            self.assertFalse(doc["valid"], result.describe())
+            self.assertTrue(any(dg["severity"] == "error" for dg in doc["diagnostics"]), result.describe())
+            text = run("plan", *args, "--elements", "1M")
+            self.assert_exit(text, 1)
+            self.assertIn("invalid: ", text.out, text.describe())
+            self.assertIn("\nerror [", text.out, text.describe())
+
+    def test_text_shows_block_grid_grid_stride_occupancy_and_reason(self):
+        result = run("plan", "--preset", "mi300x", "--elements", "2^33", "--regs", "96")
+        self.assert_exit(result, 0)
+        for label in ("block", "grid", "grid-stride", "occupancy", "reason"):
+            self.assertRegex(result.out, rf"(?m)^{label}\s+\S", result.describe())
+        self.assertRegex(result.out, r"(?m)^grid-stride\s+yes", result.describe())
+
+    def test_plan_shows_warnings_of_the_planned_launch(self):
+        doc, result = self.plan_json("--preset", "h200", "--elements", "1M", "--dynamic-shared", "100Ki")
+        self.assertTrue(doc["valid"], result.describe())
+        self.assertEqual([dg["code"] for dg in doc["diagnostics"]], ["shared_memory_requires_opt_in"], result.describe())
+
+    def test_elements_and_extent_are_mutually_exclusive_and_one_is_required(self):
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "5", "--extent", "5"), "--extent")
+        self.assert_usage_error(run("plan", "--preset", "mi300x"), "--elements")
+
+
+class PlanPassesCheckBase(CliAssertions):
+    """CONTRACT.md: a plan always passes `check` for the same inputs."""
+
+    RESOURCES = [
+        [],
+        ["--regs", "96"],
+        ["--regs", "200", "--static-shared", "20Ki"],
+        ["--kernel-max-threads", "128", "--dynamic-shared", "8Ki"],
+        ["--kernel-max-threads", "16"],
+        ["--regs", "64", "--sgprs", "112"],
+        ["--dynamic-shared", "100Ki"],
+        ["--kernel-max-threads", "1000", "--regs", "40", "--static-shared", "1"],
+    ]
+
+    def resource_sets(self, i, j, count):
+        """`count` of RESOURCES for case (i, j), rotating so that every preset meets every set: the full
+        product would be thousands of processes, too slow for the sanitizer build."""
+        return [self.RESOURCES[(i + j + k * len(self.RESOURCES) // count) % len(self.RESOURCES)] for k in range(count)]
+
+    def assert_plan_passes_check(self, preset, work, resources):
+        """Returns 1 when a launch was planned and checked, 0 for an empty or infeasible plan."""
+        doc, result = self.plan_json("--preset", preset, *work, *resources)
+        if not doc["valid"]:
+            self.assertTrue(any(dg["severity"] == "error" for dg in doc["diagnostics"]), result.describe())
+            return 0
+        if doc["empty"]:
+            self.assertEqual(doc["elements"], 0, result.describe())
+            return 0
+        check_doc, check_result = self.check_json("--preset", preset, "--grid", dims_arg(doc["grid"]),
+                                                  "--block", dims_arg(doc["block"]), *resources)
+        self.assertTrue(check_doc["valid"], "the plan fails check:" + result.describe() + check_result.describe())
+        self.assertEqual({dg["code"] for dg in check_doc["diagnostics"]}, {dg["code"] for dg in doc["diagnostics"]},
+                         result.describe() + check_result.describe())
+        return 1
+
+
+class PlanPassesCheckFor1dWork(PlanPassesCheckBase, unittest.TestCase):
+    ELEMENTS = [0, 1, 2, 63, 1000, 2**20 + 1, 2**31, 2**33, U64_MAX]
+
+    def test_plans_for_element_counts_pass_check_on_every_preset(self):
+        checked = 0
+        for i, preset in enumerate(PRESETS):
+            for j, elements in enumerate(self.ELEMENTS):
+                for resources in self.resource_sets(i, j, 2):
+                    with self.subTest(preset=preset, elements=elements, resources=resources):
+                        checked += self.assert_plan_passes_check(preset, ["--elements", elements], resources)
+        self.assertGreater(checked, len(PRESETS) * len(self.ELEMENTS))
+
+
+class PlanPassesCheckForExtents(PlanPassesCheckBase, unittest.TestCase):
+    EXTENTS = ["1,1,1", "4096,4096", "7,3,2", "100000,65537", "2^32,2^20,300", f"{U64_MAX},{U64_MAX},{U64_MAX}"]
+
+    def test_plans_for_extents_pass_check_on_every_preset(self):
+        checked = 0
+        for i, preset in enumerate(PRESETS):
+            for j, extent in enumerate(self.EXTENTS):
+                for resources in self.resource_sets(i, j, 1):
+                    with self.subTest(preset=preset, extent=extent, resources=resources):
+                        checked += self.assert_plan_passes_check(preset, ["--extent", extent], resources)
+        self.assertGreater(checked, len(PRESETS) * len(self.EXTENTS) // 2)
+
+
+class OccupancyCommand(CliAssertions, unittest.TestCase):
+    def test_rows_go_from_one_wave_to_the_device_maximum_in_steps_of_one_wave(self):
+        rows, result = self.occupancy_rows("--preset", "mi300x")
+        self.assertEqual([r["block"] for r in rows], list(range(64, 1025, 64)), result.describe())
+        rows, result = self.occupancy_rows("--preset", "h200")
+        self.assertEqual([r["block"] for r in rows], list(range(32, 1025, 32)), result.describe())
+
+    def test_the_kernel_maximum_caps_the_rows(self):
+        rows, result = self.occupancy_rows("--preset", "mi300x", "--kernel-max-threads", "256")
+        self.assertEqual([r["block"] for r in rows], [64, 128, 192, 256], result.describe())
+        rows, result = self.occupancy_rows("--preset", "mi300x", "--kernel-max-threads", "300")
+        self.assertEqual([r["block"] for r in rows], [64, 128, 192, 256], result.describe())
+
+    def test_a_kernel_maximum_below_one_wave_is_a_single_row_at_that_maximum(self):
+        rows, result = self.occupancy_rows("--preset", "mi300x", "--kernel-max-threads", "16")
+        self.assertEqual([r["block"] for r in rows], [16], result.describe())
+
+    def test_block_gives_that_block_only_and_any_positive_size_is_accepted(self):
+        rows, result = self.occupancy_rows("--preset", "h200", "--regs", "128", "--block", "96")
+        self.assertEqual(len(rows), 1, result.describe())
+        # Measured on the H200 (FACTS.md §4): 128 registers, block 96 -> 5 blocks per SM.
+        self.assertEqual(rows[0]["active_blocks_per_cu"], 5, result.describe())
+        self.assertEqual(rows[0]["limiter"], "registers", result.describe())
+        rows, result = self.occupancy_rows("--preset", "mi300x", "--block", "2000")
+        self.assertEqual(rows, [{"block": 2000, "active_blocks_per_cu": 0, "active_waves_per_cu": 0,
+                                 "occupancy": 0.0, "limiter": "block_size"}], result.describe())
+        rows, result = self.occupancy_rows("--preset", "mi300x", "--block", str(U64_MAX))
+        self.assertEqual(rows[0]["limiter"], "block_size", result.describe())
+        self.assert_usage_error(run("occupancy", "--preset", "mi300x", "--block", "0"), "--block")
+
+    def test_occupancy_is_resident_waves_over_the_most_a_cu_holds(self):
+        for preset, max_waves in (("mi300x", 32), ("h200", 64), ("rx7900xtx", 64)):
+            rows, result = self.occupancy_rows("--preset", preset, "--regs", "72", "--static-shared", "6000")
+            for row in rows:
+                self.assertAlmostEqual(row["occupancy"], row["active_waves_per_cu"] / max_waves, msg=result.describe())
+
+    def test_nvidia_rows_match_the_h200_measurements(self):
+        # FACTS.md §4, measured with cudaOccupancyMaxActiveBlocksPerMultiprocessor on the H200.
+        for args, block, blocks in ((["--regs", "168"], 32, 12), (["--regs", "168"], 160, 2),
+                                    (["--dynamic-shared", "8192"], 64, 25), (["--static-shared", "40000"], 64, 5)):
+            rows, result = self.occupancy_rows("--preset", "h200", *args, "--block", block)
+            self.assertEqual(rows[0]["active_blocks_per_cu"], blocks, result.describe())
+
+    def test_text_marks_the_best_rows_and_shows_per_resource_limits(self):
+        result = run("occupancy", "--preset", "mi300x", "--regs", "96", "--static-shared", "8Ki")
+        self.assert_exit(result, 0)
+        rows, _ = self.occupancy_rows("--preset", "mi300x", "--regs", "96", "--static-shared", "8Ki")
+        best = max(r["active_waves_per_cu"] for r in rows)
+        marked = [int(line.split()[0]) for line in result.out.splitlines() if line.rstrip().endswith("*")]
+        self.assertEqual(marked, [r["block"] for r in rows if r["active_waves_per_cu"] == best], result.describe())
+        header = next(line for line in result.out.splitlines() if line.lstrip().startswith("block"))
+        for column in ("by waves", "by blocks", "by registers", "by sgprs", "by shared"):
+            self.assertIn(column, header, result.describe())
+
+    def test_occupancy_needs_a_device(self):
+        self.assert_usage_error(run("occupancy"), "--preset")
+
+
+class ExplainCommand(CliAssertions, unittest.TestCase):
+    def explain_json(self, *query):
+        result = run("explain", *query, "--json")
+        self.assert_exit(result, 0)
+        doc = self.json_of(result)
+        self.assert_keys(doc, EXPLAIN_KEYS, result)
+        self.assertEqual(len(doc["causes"]), len(doc["fixes"]), result.describe())
+        self.assertTrue(doc["causes"], result.describe())
+        return doc, result
+
+    def test_209_is_no_binary_for_gpu_and_9_is_invalid_configuration(self):
+        doc, result = self.explain_json("209")
+        self.assertEqual((doc["name"], doc["code"]), ("hipErrorNoBinaryForGpu", 209), result.describe())
+        doc, result = self.explain_json("9")
+        self.assertEqual((doc["name"], doc["code"]), ("hipErrorInvalidConfiguration", 9), result.describe())
+
+    def test_names_messages_and_cuda_names_find_the_same_entry(self):
+        for query in (["hipErrorInvalidConfiguration"], ["cudaErrorInvalidConfiguration"],
+                      ["invalid configuration argument"], ["invalid", "configuration", "argument"], ["0x9"]):
+            doc, result = self.explain_json(*query)
+            self.assertEqual(doc["name"], "hipErrorInvalidConfiguration", result.describe())
+
+    def test_diagnostic_codes_are_explained_with_a_null_code(self):
+        for code in DIAGNOSTIC_CODES:
+            doc, result = self.explain_json(code)
+            self.assertEqual(doc["name"], code, result.describe())
+            self.assertIsNone(doc["code"], result.describe())
+
+    def test_text_gives_name_code_meaning_and_numbered_causes_with_fixes(self):
+        result = run("explain", "9")
+        self.assert_exit(result, 0)
+        lines = result.out.splitlines()
+        self.assertTrue(lines[0].startswith("hipErrorInvalidConfiguration (9, CUDA: cudaErrorInvalidConfiguration"),
+                        result.describe())
+        doc, _ = self.explain_json("9")
+        self.assertIn(doc["meaning"], result.out, result.describe())
+        for i, (cause, fix) in enumerate(zip(doc["causes"], doc["fixes"]), start=1):
+            self.assertIn(f"{i}. {cause}\n   fix: {fix}\n", result.out, result.describe())
+
+    def test_unknown_code_is_exit_1_with_a_hint_on_stderr(self):
+        result = run("explain", "nosuchthing")
+        self.assert_exit(result, 1)
+        self.assertEqual(result.out, "", result.describe())
+        self.assertEqual(result.err, "wavefit: unknown error code or name: nosuchthing (try a number such as 9, a name "
+                                     "such as hipErrorInvalidConfiguration, a message text, or a diagnostic code)\n",
+                         result.describe())
+
+    def test_unknown_code_with_json_prints_an_error_document(self):
+        result = run("explain", "nosuchthing", "--json")
+        self.assert_exit(result, 1)
+        self.assertEqual(self.json_of(result), {"error": "unknown error code or name", "query": "nosuchthing"})
+        self.assertEqual(result.err.count("\n"), 1, result.describe())
+
+    def test_queries_with_control_and_non_ascii_characters_stay_one_line_and_valid_json(self):
+        query = 'näme "quoted" \\ tab\there\nnewline \x01 \u2603'
+        result = run("explain", query, "--json")
+        self.assert_exit(result, 1)
+        self.assertEqual(self.json_of(result)["query"], query, result.describe())
+        self.assertEqual(result.err.count("\n"), 1, result.describe())
+        self.assertIn("\u2603", result.out, "non-ASCII passes through unescaped" + result.describe())
+
+    def test_invalid_utf8_in_a_query_becomes_replacement_characters_in_json(self):
+        result = run("explain", b"bad \xff\xc3 bytes", "--json")
+        self.assert_exit(result, 1)
+        self.assertEqual(self.json_of(result)["query"], "bad \ufffd\ufffd bytes", result.describe())
+
+    def test_explain_needs_a_code(self):
+        self.assert_usage_error(run("explain"), "CODE")
+        self.assert_usage_error(run("explain", ""), "CODE")
+
+
+class NumberSyntaxThroughFlags(CliAssertions, unittest.TestCase):
+    def test_every_spelling_of_2_to_the_33_gives_the_same_plan(self):
+        plans = []
+        for spelling in ("2^33", "8589934592", "0x200000000", "0X200000000", "8Gi", "0008589934592"):
+            doc, result = self.plan_json("--preset", "mi300x", "--elements", spelling)
+            self.assertEqual(doc["elements"], 2**33, result.describe())
+            plans.append((doc["block"], doc["grid"]))
+        self.assertEqual(len(set(map(str, plans))), 1, plans)
+
+    def test_decimal_and_binary_suffixes_differ(self):
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "1k")[0]["elements"], 1000)
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "1Ki")[0]["elements"], 1024)
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "3M")[0]["elements"], 3000000)
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "3Mi")[0]["elements"], 3 * 2**20)
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "2G")[0]["elements"], 2 * 10**9)
+        self.assertEqual(self.plan_json("--preset", "h200", "--elements", "2Gi")[0]["elements"], 2 * 2**30)
+
+    def test_shared_memory_sizes_take_binary_suffixes(self):
+        # 48 KiB is the H200's default per-block limit: one byte more needs the opt-in.
+        doc, result = self.check_json("--preset", "h200", "--grid", "1", "--block", "32", "--dynamic-shared", "48Ki")
+        self.assertEqual(doc["diagnostics"], [], result.describe())
+        doc, result = self.check_json("--preset", "h200", "--grid", "1", "--block", "32", "--dynamic-shared", "49153")
+        self.assertEqual([dg["code"] for dg in doc["diagnostics"]], ["shared_memory_requires_opt_in"], result.describe())
+
+    def test_dimension_lists_take_number_syntax_in_each_part(self):
+        doc, result = self.check_json("--preset", "mi300x", "--grid", "0x10,2^2,1k", "--block", "2^6,0x2,002")
+        self.assertTrue(doc["valid"], result.describe())
+        result = run("check", "--preset", "mi300x", "--grid", "0x10,2^2,1k", "--block", "2^6,0x2,002")
+        self.assertIn("grid (16, 4, 1000) x block (64, 2, 2)", result.out, result.describe())
+
+    def test_the_largest_value_is_2_to_the_64_minus_1(self):
+        self.assertEqual(self.plan_json("--preset", "mi300x", "--elements", str(U64_MAX))[0]["elements"], U64_MAX)
+        self.assertEqual(self.plan_json("--preset", "mi300x", "--elements", "0xffffffffffffffff")[0]["elements"],
+                         U64_MAX)
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", str(U64_MAX + 1)), "2^64-1")
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "2^64"), "2^64-1")
+
+    def test_flag_equals_value_is_the_same_as_two_arguments(self):
+        a, _ = self.plan_json("--preset=mi300x", "--elements=2^20", "--regs=64")
+        b, _ = self.plan_json("--preset", "mi300x", "--elements", "2^20", "--regs", "64")
+        self.assertEqual(a, b)
+
+
+class MalformedInput(CliAssertions, unittest.TestCase):
+    """Every malformed input: exit 2, one 'wavefit: error:' line on stderr naming the problem, empty stdout."""
+
+    P = ["plan", "--preset", "mi300x"]
+    C = ["check", "--preset", "mi300x", "--block", "64"]
+    CASES = [
+        # (argv, texts the one stderr line must contain)
+        (P + ["--elements", ""], ["--elements", "empty"]),
+        (P + ["--elements", "+5"], ["--elements", "'+5'", "sign"]),
+        (P + ["--elements", "-5"], ["--elements", "'-5'", "sign"]),
+        (P + ["--elements", " 5"], ["--elements", "whitespace"]),
+        (P + ["--elements", "5 "], ["--elements", "whitespace"]),
+        (P + ["--elements", "1.5k"], ["--elements", "'1.5k'", "fraction"]),
+        (P + ["--elements", "12abc"], ["--elements", "'12abc'"]),
+        (P + ["--elements", "0x"], ["--elements", "'0x'"]),
+        (P + ["--elements", "0xfg"], ["--elements", "'0xfg'"]),
+        (P + ["--elements", "2^"], ["--elements", "'2^'", "exponent"]),
+        (P + ["--elements", "2^64"], ["--elements", "2^64-1"]),
+        (P + ["--elements", "3^4"], ["--elements", "'3^4'"]),
+        (P + ["--elements", "18446744073709551616"], ["--elements", "2^64-1"]),
+        (P + ["--elements", "18446744073709552k"], ["--elements", "2^64-1"]),
+        (P + ["--elements", "17179869184Gi"], ["--elements", "2^64-1"]),
+        (P + ["--elements", "1e6"], ["--elements", "'1e6'"]),
+        (P + ["--elements", "5,6"], ["--elements", "'5,6'"]),
+        (P + ["--elements", "5\nfake second line"], ["--elements", "\\n"]),
+        (P + ["--elements", "1", "--regs", "2^40"], ["--regs", "1099511627776", "4294967295"]),
+        (P + ["--elements", "1", "--regs", "4294967296"], ["--regs", "4294967295"]),
+        (P + ["--elements", "1", "--sgprs", "2^32"], ["--sgprs", "4294967295"]),
+        (P + ["--elements", "1", "--kernel-max-threads", "0"], ["--kernel-max-threads", "positive"]),
+        (P + ["--elements", "1", "--kernel-max-threads", "2^32"], ["--kernel-max-threads", "4294967295"]),
+        (P + ["--elements", "1", "--static-shared", "2^64"], ["--static-shared", "2^64-1"]),
+        (P + ["--elements", "1", "--dynamic-shared", "lots"], ["--dynamic-shared", "'lots'"]),
+        (P + ["--extent", "1,,2"], ["--extent", "'1,,2'", "y"]),
+        (P + ["--extent", "1,2,3,4"], ["--extent", "more than 3"]),
+        (P + ["--extent", "1,2,"], ["--extent", "z"]),
+        (P + ["--extent", ",1"], ["--extent", "x"]),
+        (P + ["--extent", ""], ["--extent", "empty"]),
+        (C + ["--grid", "1,,2"], ["--grid", "'1,,2'"]),
+        (C + ["--grid", "1,"], ["--grid", "'1,'"]),
+        (C + ["--grid", "1,2,3,4"], ["--grid", "more than 3"]),
+        (C + ["--grid", "1,1.5"], ["--grid", "fraction"]),
+        (C + ["--grid", "-1"], ["--grid", "sign"]),
+        (C + ["--grid", "2^64,1"], ["--grid", "2^64-1"]),
+        (["check", "--preset", "mi300x", "--grid", "1", "--block", "64,64,64,64"], ["--block", "more than 3"]),
+        (P + ["--elements", "5", "--elements", "6"], ["--elements", "twice"]),
+        (P + ["--elements", "5", "--json", "--json"], ["--json", "twice"]),
+        (P + ["--elements"], ["--elements", "value"]),
+        (P + ["--elements", "--json"], ["--elements", "value"]),
+        (P + ["--elements", "5", "--frobnicate"], ["'--frobnicate'"]),
+        (P + ["--elements", "5", "-x"], ["'-x'"]),
+        (P + ["--elements", "5", "--grid", "1"], ["--grid", "plan"]),
+        (P + ["--elements", "5", "stray"], ["'stray'"]),
+        (P + ["--elements", "5", "--json=yes"], ["--json", "'yes'"]),
+        (C + ["--grid", "1", "--elements", "5"], ["--elements", "check"]),
+        (["occupancy", "--preset", "mi300x", "--block", "0"], ["--block", "positive"]),
+        (["occupancy", "--preset", "mi300x", "--block", "64,2"], ["--block", "'64,2'"]),
+        (["occupancy", "--preset", "mi300x", "--grid", "1"], ["--grid"]),
+        (["presets", "--elements", "5"], ["--elements"]),
+        (["info", "--preset", "mi300x", "--device", "0"], ["--preset", "--device"]),
+        (["info", "--preset"], ["--preset", "value"]),
+        (["info", "--preset", "nope"], ["'nope'", "mi300x"]),
+        (["info", "--device", "-1"], ["--device", "sign"]),
+        (["info", "--device", "2^31"], ["--device", "2147483647"]),
+        (["check", "--preset", "mi300x", "--grid", "1"], ["--block"]),
+        (["plan", "--elements", "5"], ["--preset"]),
+        (["explain"], ["CODE"]),
+        (["explain", "9", "--preset", "mi300x"], ["--preset"]),
+        (["--version", "extra"], ["'extra'"]),
+        (["--frobnicate"], ["'--frobnicate'"]),
+        (["plans"], ["'plans'"]),
+    ]
+
+    def test_each_malformed_input_exits_2_with_one_line_naming_the_problem(self):
+        for argv, mentions in self.CASES:
+            with self.subTest(argv=argv):
+                self.assert_usage_error(run(*argv), *mentions)
+
+    def test_usage_errors_print_nothing_on_stdout_even_with_json(self):
+        for argv, _ in self.CASES:
+            with self.subTest(argv=argv):
+                result = run(*argv, "--json") if "--json" not in argv else run(*argv)
+                self.assert_exit(result, 2)
+                self.assertEqual(result.out, "", result.describe())
+
+
+class JsonOutput(CliAssertions, unittest.TestCase):
+    COMMANDS = [
+        ["presets"],
+        ["info"],
+        ["info", "--preset", "rx7900xtx"],
+        ["check", "--preset", "a100", "--grid", "1,2,3", "--block", "7,7,7"],
+        ["plan", "--preset", "mi355x", "--elements", "12345"],
+        ["plan", "--preset", "mi355x", "--elements", "12345", "--static-shared", "1Mi"],
+        ["occupancy", "--preset", "h100", "--regs", "255"],
+        ["explain", "hipErrorNoBinaryForGpu"],
+        ["explain", "unknown thing"],
+    ]
+
+    def test_json_output_is_exactly_one_document_and_nothing_else(self):
+        for argv in self.COMMANDS:
+            with self.subTest(argv=argv):
+                result = run(*argv, "--json")
+                self.assertIn(result.returncode, (0, 1), result.describe())
+                self.assert_no_sanitizer_report(result)
+                self.json_of(result)
+                self.assertEqual(result.out.count("\n"), 1, "one document on one line" + result.describe())
+
+    def test_json_flag_may_come_anywhere_on_the_line(self):
+        a = self.json_of(run("plan", "--json", "--preset", "h100", "--elements", "99"))
+        b = self.json_of(run("plan", "--preset", "h100", "--elements", "99", "--json"))
+        self.assertEqual(a, b)
+
+
+class ArgumentFuzz(CliAssertions, unittest.TestCase):
+    """Random argument vectors: wavefit exits 0, 1 or 2 in time and never crashes."""
+
+    RUNS = 300
+    TOKENS = [
+        "presets", "info", "check", "plan", "occupancy", "explain", "--help", "--version", "--json", "--",
+        "--preset", "--device", "--grid", "--block", "--elements", "--extent", "--regs", "--sgprs",
+        "--static-shared", "--dynamic-shared", "--kernel-max-threads", "--preset=mi300x", "--elements=",
+        "mi300x", "h200", "rx7900xtx", "MI250X", "a100", "nope",
+        "0", "1", "64", "1000", "2^33", "2^63", "2^64", "0x", "0xffffffffffffffff", "18446744073709551615",
+        "18446744073709551616", "1.5k", "48Ki", "4Gi", "7G", "-1", "+1", "1,2", "1,2,3", "1,,2", "0,0,0",
+        "9", "209", "hipErrorInvalidConfiguration", "invalid configuration argument", "zero_dimension",
+        "", " ", "\t", "\n", "é", "\u2603", "\x7f", "\x01", "'", '"', "\\", "%s%n", "x" * 5000,
+    ]
+
+    def random_argv(self, rng):
+        argv = [rng.choice(self.TOKENS) for _ in range(rng.randint(0, 9))]
+        if argv and rng.random() < 0.3:
+            i = rng.randrange(len(argv))
+            argv[i] = "".join(chr(rng.choice([rng.randint(1, 127), rng.randint(128, 0x2FFF)]))
+                              for _ in range(rng.randint(0, 12)))
+        if rng.random() < 0.5:
+            argv.insert(0, rng.choice(["check", "plan", "occupancy", "explain", "info"]))
+        return argv
+
+    @staticmethod
+    def asks_for_json(argv):
+        """--json as a flag of a subcommand (not after "--", not beside --help)."""
+        flags = argv[:argv.index("--")] if "--" in argv else argv
+        return "--json" in flags and "--help" not in flags and "-h" not in flags and argv[0] != "--version"
+
+    def test_random_argument_vectors_exit_0_1_or_2_and_never_crash(self):
+        rng = random.Random(20251202)
+        seen = set()
+        for _ in range(self.RUNS):
+            argv = self.random_argv(rng)
+            result = run(*argv)
+            self.assertIn(result.returncode, (0, 1, 2), "crash or unexpected exit status" + result.describe())
+            self.assert_no_sanitizer_report(result)
+            if result.returncode == 2:
+                self.assertEqual(result.out, "", result.describe())
+                self.assertEqual(result.err.count("\n"), 1, result.describe())
+                self.assertTrue(result.err.startswith("wavefit: error: "), result.describe())
+            elif self.asks_for_json(argv):
+                self.json_of(result)
+            seen.add(result.returncode)
+        self.assertEqual(seen, {0, 1, 2}, "the fuzz should reach every exit status")
+
+
+if __name__ == "__main__":
+    if not CLI or not Path(CLI).is_file():
+        sys.exit(f"WAVEFIT_CLI must name the installed wavefit binary (got {CLI!r})")
+    unittest.main()

@@ -1,0 +1,292 @@
+// Two passes: first the raw flags are matched against the subcommand's spec (unknown, repeated or
+// valueless flags fail here), then each request is built from typed values with range checks.
+#include "arguments.hpp"
+
+#include <cstddef>  // std::size_t
+#include <limits>   // field ranges
+#include <utility>  // std::pair
+
+#include "number_syntax.hpp"
+
+namespace wavefit::cli {
+
+std::string escaped(std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\\' || c == '\'') {
+            out += '\\';
+            out += ch;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
+
+namespace {
+
+constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+// HIP and CUDA number devices with an int.
+constexpr std::uint64_t device_index_max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+
+bool is_help_flag(std::string_view a) { return a == "--help" || a == "-h"; }
+
+std::string command_name(const subcommand_spec& spec) { return "`wavefit " + std::string(spec.name) + "`"; }
+
+const flag_spec* find_flag(const subcommand_spec& spec, std::string_view name) {
+    for (const flag_spec& f : spec.flags)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+bool is_flag_of_another_subcommand(std::string_view name) {
+    for (const subcommand_spec& s : subcommand_specs())
+        if (find_flag(s, name) != nullptr) return true;
+    return false;
+}
+
+// The flags of one command line, each checked against the subcommand's spec.
+class given_flags {
+public:
+    given_flags(const subcommand_spec& spec, const std::vector<std::string_view>& args) : spec_(spec) {
+        bool options_ended = false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view arg = args[i];
+            if (!options_ended && arg == "--") {
+                options_ended = true;
+                continue;
+            }
+            if (options_ended || arg.size() < 2 || arg[0] != '-') {
+                positionals_.push_back(arg);
+                continue;
+            }
+            std::string_view name = arg;
+            std::string_view inline_value;
+            bool has_inline_value = false;
+            if (const std::size_t eq = arg.find('='); arg.substr(0, 2) == "--" && eq != std::string_view::npos) {
+                name = arg.substr(0, eq);
+                inline_value = arg.substr(eq + 1);
+                has_inline_value = true;
+            }
+
+            const flag_spec* flag = find_flag(spec, name);
+            if (flag == nullptr) {
+                if (is_flag_of_another_subcommand(name))
+                    throw usage_error(std::string(name) + " is not a flag of " + command_name(spec) + " (see `wavefit " +
+                                      std::string(spec.name) + " --help`)");
+                throw usage_error("unknown flag " + quoted(name) + " for " + command_name(spec) + " (see `wavefit " +
+                                  std::string(spec.name) + " --help`)");
+            }
+            if (has(flag->name)) throw usage_error(std::string(flag->name) + " is given twice");
+
+            if (!flag->takes_value()) {
+                if (has_inline_value)
+                    throw usage_error(std::string(flag->name) + " takes no value (got " + quoted(inline_value) + ")");
+                values_.emplace_back(flag->name, std::string_view{});
+                continue;
+            }
+            if (!has_inline_value) {
+                // A following flag is a forgotten value, not a value: "--regs --json" must not read "--json".
+                if (i + 1 >= args.size() || args[i + 1].substr(0, 2) == "--")
+                    throw usage_error(std::string(flag->name) + " needs a value (" + std::string(flag->value_name) + ")");
+                inline_value = args[++i];
+            }
+            values_.emplace_back(flag->name, inline_value);
+        }
+    }
+
+    bool has(std::string_view name) const { return find(name) != nullptr; }
+    const std::string_view* value(std::string_view name) const { return find(name); }
+    const std::vector<std::string_view>& positionals() const { return positionals_; }
+
+    void expect_no_positionals() const {
+        if (!positionals_.empty())
+            throw usage_error("unexpected argument " + quoted(positionals_.front()) + " for " + command_name(spec_));
+    }
+
+private:
+    const std::string_view* find(std::string_view name) const {
+        for (const auto& [flag, text] : values_)
+            if (flag == name) return &text;
+        return nullptr;
+    }
+
+    const subcommand_spec& spec_;
+    std::vector<std::pair<std::string_view, std::string_view>> values_;
+    std::vector<std::string_view> positionals_;
+};
+
+std::uint64_t number_in_range(std::string_view flag, std::string_view text, std::uint64_t min, std::uint64_t max) {
+    const number_result n = parse_number(text);
+    const std::string prefix = std::string(flag) + " " + quoted(text) + ": ";
+    if (!n.ok()) throw usage_error(prefix + std::string(n.error));
+    if (n.value < min || n.value > max) {
+        if (min == 1 && n.value == 0)
+            throw usage_error(prefix + "must be positive (1 to " + std::to_string(max) + ")");
+        throw usage_error(prefix + std::to_string(n.value) + " is out of range (" + std::to_string(min) + " to " +
+                          std::to_string(max) + ")");
+    }
+    return n.value;
+}
+
+std::optional<std::uint64_t> optional_number(const given_flags& given, const flag_spec& flag, std::uint64_t min,
+                                             std::uint64_t max) {
+    const std::string_view* text = given.value(flag.name);
+    if (text == nullptr) return std::nullopt;
+    return number_in_range(flag.name, *text, min, max);
+}
+
+dims dims_value(std::string_view flag, std::string_view text) {
+    const dims_result r = parse_dims(text);
+    if (!r.ok())
+        throw usage_error(std::string(flag) + " " + quoted(text) + ": " +
+                          (r.failed_axis >= 0 ? std::string(axis_name(r.failed_axis)) + ": " : std::string()) +
+                          std::string(r.error));
+    return r.value;
+}
+
+std::uint32_t as_u32(std::optional<std::uint64_t> v) { return static_cast<std::uint32_t>(v.value_or(0)); }
+
+device_choice device_from(const given_flags& given) {
+    device_choice choice;
+    if (const std::string_view* name = given.value(flags::preset.name)) choice.preset = std::string(*name);
+    choice.index = optional_number(given, flags::device, 0, device_index_max);
+    if (choice.preset && choice.index)
+        throw usage_error("--preset and --device both select the device; give only one");
+    return choice;
+}
+
+device_choice required_device_from(const given_flags& given, const subcommand_spec& spec) {
+    device_choice choice = device_from(given);
+    if (!choice.given())
+        throw usage_error(command_name(spec) + " needs a device: --preset NAME (see `wavefit presets`) or --device N");
+    return choice;
+}
+
+kernel_choice kernel_from(const given_flags& given) {
+    kernel_choice k;
+    k.resources.registers = as_u32(optional_number(given, flags::regs, 0, u32_max));
+    k.resources.scalar_registers = as_u32(optional_number(given, flags::sgprs, 0, u32_max));
+    k.resources.static_shared = optional_number(given, flags::static_shared, 0, u64_max).value_or(0);
+    k.resources.max_threads_per_block = as_u32(optional_number(given, flags::kernel_max_threads, 1, u32_max));
+    k.dynamic_shared = optional_number(given, flags::dynamic_shared, 0, u64_max).value_or(0);
+    return k;
+}
+
+dims required_dims(const given_flags& given, const subcommand_spec& spec, std::string_view flag) {
+    const std::string_view* text = given.value(flag);
+    if (text == nullptr) throw usage_error(command_name(spec) + " needs " + std::string(flag) + " X[,Y[,Z]]");
+    return dims_value(flag, *text);
+}
+
+command_line build_request(const subcommand_spec& spec, const given_flags& given) {
+    const bool json = given.has(flags::json.name);
+    switch (spec.id) {
+        case subcommand::presets:
+            given.expect_no_positionals();
+            return presets_request{json};
+        case subcommand::info:
+            given.expect_no_positionals();
+            return info_request{json, device_from(given)};
+        case subcommand::check: {
+            given.expect_no_positionals();
+            check_request r;
+            r.json = json;
+            r.device = required_device_from(given, spec);
+            r.grid = required_dims(given, spec, "--grid");
+            r.block = required_dims(given, spec, "--block");
+            r.kernel = kernel_from(given);
+            return r;
+        }
+        case subcommand::plan: {
+            given.expect_no_positionals();
+            plan_request r;
+            r.json = json;
+            r.device = required_device_from(given, spec);
+            const std::string_view* elements = given.value("--elements");
+            const std::string_view* extent = given.value("--extent");
+            if (elements != nullptr && extent != nullptr)
+                throw usage_error("--elements and --extent both give the work; give only one");
+            if (elements == nullptr && extent == nullptr)
+                throw usage_error(command_name(spec) + " needs --elements N (or --extent X[,Y[,Z]])");
+            if (elements != nullptr) r.elements = number_in_range("--elements", *elements, 0, u64_max);
+            if (extent != nullptr) {
+                r.extent = dims_value("--extent", *extent);
+                r.elements = r.extent->volume();
+            }
+            r.kernel = kernel_from(given);
+            return r;
+        }
+        case subcommand::occupancy: {
+            given.expect_no_positionals();
+            occupancy_request r;
+            r.json = json;
+            r.device = required_device_from(given, spec);
+            if (const std::string_view* block = given.value("--block")) r.block = number_in_range("--block", *block, 1, u64_max);
+            r.kernel = kernel_from(given);
+            return r;
+        }
+        case subcommand::explain: {
+            explain_request r;
+            r.json = json;
+            if (given.positionals().empty())
+                throw usage_error(command_name(spec) +
+                                  " needs CODE: an error number, a hipError*/cudaError* name, a message text or a diagnostic code");
+            // Unquoted message texts arrive as several words; joined, they read as the user typed them.
+            for (const std::string_view word : given.positionals()) {
+                if (!r.query.empty()) r.query += ' ';
+                r.query += word;
+            }
+            if (r.query.find_first_not_of(" \t\n\r\v\f") == std::string::npos)
+                throw usage_error(command_name(spec) + " needs CODE, got " + quoted(r.query));
+            return r;
+        }
+    }
+    throw usage_error("unhandled subcommand");  // unreachable: the switch covers every enumerator
+}
+
+}  // namespace
+
+command_line parse_command_line(const std::vector<std::string_view>& args) {
+    if (args.empty())
+        throw usage_error("missing subcommand: presets, info, check, plan, occupancy or explain (see `wavefit --help`)");
+    const std::string_view first = args.front();
+    if (is_help_flag(first)) return help_request{};
+    if (first == "--version") {
+        if (args.size() > 1) throw usage_error("--version takes no arguments (got " + quoted(args[1]) + ")");
+        return version_request{};
+    }
+
+    const subcommand_spec* spec = nullptr;
+    for (const subcommand_spec& s : subcommand_specs())
+        if (s.name == first) spec = &s;
+    if (spec == nullptr) {
+        if (!first.empty() && first[0] == '-')
+            throw usage_error("expected a subcommand before " + quoted(first) + " (see `wavefit --help`)");
+        throw usage_error("unknown subcommand " + quoted(first) +
+                          "; expected presets, info, check, plan, occupancy or explain (see `wavefit --help`)");
+    }
+
+    const std::vector<std::string_view> rest(args.begin() + 1, args.end());
+    // --help wins over everything else on the line, so that a half-typed command can still ask for help.
+    for (const std::string_view arg : rest) {
+        if (arg == "--") break;
+        if (is_help_flag(arg)) return help_request{spec->id};
+    }
+    return build_request(*spec, given_flags(*spec, rest));
+}
+
+}  // namespace wavefit::cli

@@ -1,0 +1,90 @@
+// The command line turned into one typed request per subcommand. Commands receive checked values
+// only; every malformed input is a usage_error here (exit 2), before anything is printed.
+#pragma once
+
+#include <cstdint>      // flag values
+#include <optional>     // optional flags
+#include <stdexcept>    // usage_error
+#include <string>       // preset names, queries
+#include <string_view>  // arguments
+#include <variant>      // command_line
+#include <vector>       // arguments
+
+#include <wavefit/dims.hpp>
+#include <wavefit/kernel_resources.hpp>
+
+#include "command_line_spec.hpp"
+
+namespace wavefit::cli {
+
+// A malformed command line; the message names the flag and the bad value and fits on one line.
+class usage_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// --preset NAME or --device N, as typed; resolving them is device_selection's job.
+struct device_choice {
+    std::optional<std::string> preset;
+    std::optional<std::uint64_t> index;
+
+    bool given() const noexcept { return preset.has_value() || index.has_value(); }
+};
+
+// The resource flags check, plan and occupancy share.
+struct kernel_choice {
+    kernel_resources resources;
+    std::uint64_t dynamic_shared = 0;
+};
+
+struct help_request {
+    std::optional<subcommand> topic;  // empty: the overview
+};
+struct version_request {};
+
+struct presets_request {
+    bool json = false;
+};
+struct info_request {
+    bool json = false;
+    device_choice device;  // may be empty: every visible GPU
+};
+struct check_request {
+    bool json = false;
+    device_choice device;
+    kernel_choice kernel;
+    dims grid;
+    dims block;
+};
+struct plan_request {
+    bool json = false;
+    device_choice device;
+    kernel_choice kernel;
+    std::uint64_t elements = 0;  // with --elements
+    std::optional<dims> extent;  // with --extent instead
+};
+struct occupancy_request {
+    bool json = false;
+    device_choice device;
+    kernel_choice kernel;
+    std::optional<std::uint64_t> block;
+};
+struct explain_request {
+    bool json = false;
+    std::string query;
+};
+
+using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request,
+                                  plan_request, occupancy_request, explain_request>;
+
+// Parses argv[1..]. Throws usage_error for anything malformed.
+command_line parse_command_line(const std::vector<std::string_view>& args);
+
+// `text` with control characters, single quotes and backslashes escaped, so that an echoed argument
+// can never break the one-line message it appears in.
+std::string escaped(std::string_view text);
+
+// escaped(text) in single quotes.
+std::string quoted(std::string_view text);
+
+}  // namespace wavefit::cli

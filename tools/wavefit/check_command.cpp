@@ -1,0 +1,43 @@
+// `wavefit check`: an explicit grid and block, validated the way wavefit::launch validates them.
+#include <wavefit/detail/text.hpp>
+#include <wavefit/validate.hpp>
+
+#include "commands.hpp"
+#include "device_selection.hpp"
+#include "diagnostic_output.hpp"
+#include "json_writer.hpp"
+
+namespace wavefit::cli {
+
+command_output run(const check_request& r) {
+    const selected_device device = select_device(r.device);
+    const device_limits& d = device.limits;
+    const launch_config cfg{r.grid, r.block, r.kernel.dynamic_shared};
+    const std::vector<diagnostic> diagnostics = check(d, r.kernel.resources, cfg);
+    const bool valid = is_valid(diagnostics);
+    const int exit_code = valid ? 0 : 1;
+
+    if (r.json) {
+        json_writer json;
+        json.begin_object().key("valid").value(valid);
+        write_diagnostics(json, diagnostics);
+        json.end_object();
+        return {json.finish(), {}, exit_code};
+    }
+
+    std::size_t errors = 0;
+    for (const diagnostic& dg : diagnostics) errors += dg.severity == severity::error ? 1 : 0;
+    const std::size_t warnings = diagnostics.size() - errors;
+    std::string text;
+    if (valid) {
+        text = "valid: launch fits " + device_text(d);
+        if (warnings > 0) text += " with " + detail::plural(warnings, "warning");
+    } else {
+        text = "invalid: " + detail::plural(errors, "error") + " on " + device_text(d);
+        if (warnings > 0) text += " (and " + detail::plural(warnings, "warning") + ")";
+    }
+    text += ": grid " + detail::dims_text(cfg.grid) + " x block " + detail::dims_text(cfg.block) + "\n";
+    return {text + diagnostics_text(diagnostics), {}, exit_code};
+}
+
+}  // namespace wavefit::cli

@@ -1,0 +1,94 @@
+// The command line's vocabulary as data: each subcommand with the flags it accepts. The parser
+// checks arguments against it and --help is rendered from it, so the two cannot drift apart.
+#pragma once
+
+#include <string_view>  // static texts
+#include <vector>       // flag lists
+
+namespace wavefit::cli {
+
+enum class subcommand { presets, info, check, plan, occupancy, explain };
+
+struct flag_spec {
+    std::string_view name;        // "--regs"
+    std::string_view value_name;  // "N"; empty for a switch such as --json
+    std::string_view description;
+
+    bool takes_value() const noexcept { return !value_name.empty(); }
+};
+
+struct subcommand_spec {
+    subcommand id;
+    std::string_view name;      // "check"
+    std::string_view synopsis;  // what follows "wavefit check" in the usage line
+    std::string_view summary;   // one line for the overview
+    std::string_view details;   // paragraphs for `wavefit SUBCOMMAND --help`
+    std::vector<flag_spec> flags;
+};
+
+namespace flags {
+
+inline const flag_spec json{"--json", "", "print one JSON document on stdout instead of text"};
+inline const flag_spec preset{"--preset", "NAME", "a built-in device, e.g. mi300x or h200 (case-insensitive; see `wavefit presets`)"};
+inline const flag_spec device{"--device", "N", "the N-th visible GPU (needs a wavefit built with a GPU backend)"};
+inline const flag_spec regs{"--regs", "N", "vector registers per thread (numRegs; on gfx90a/gfx942 the unified VGPR+AGPR .vgpr_count)"};
+inline const flag_spec sgprs{"--sgprs", "N", "scalar registers per wave (AMD gfx9 only; omitted = not limiting)"};
+inline const flag_spec static_shared{"--static-shared", "BYTES", "static shared memory / LDS per block"};
+inline const flag_spec dynamic_shared{"--dynamic-shared", "BYTES", "dynamic shared memory / LDS per block"};
+inline const flag_spec kernel_max_threads{"--kernel-max-threads", "N",
+                                          "the kernel's own maximum threads per block (__launch_bounds__); omitted = the device maximum"};
+
+}  // namespace flags
+
+inline const char number_syntax_help[] =
+    "Numbers: decimal (007 = 7), 0x hex, suffixes k/K, M, G (powers of 1000) and Ki, Mi, Gi (powers of 1024),\n"
+    "or 2^N with N from 0 to 63; e.g. --elements 2^33, --static-shared 48Ki, --grid 0x10000,4.\n";
+
+inline const std::vector<subcommand_spec>& subcommand_specs() {
+    static const std::vector<subcommand_spec> specs{
+        {subcommand::presets, "presets", "[--json]", "list the built-in devices",
+         "Lists the built-in devices that --preset accepts, with their architecture, wave size, CU/SM count\n"
+         "and shared memory (LDS) per block.\n",
+         {flags::json}},
+        {subcommand::info, "info", "[--preset NAME | --device N] [--json]", "show every launch-relevant limit of a device, explained",
+         "Prints every field of the device's limits with what it means. Without a selector, every visible GPU.\n",
+         {flags::preset, flags::device, flags::json}},
+        {subcommand::check, "check", "(--preset NAME | --device N) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
+         "validate an explicit launch configuration",
+         "Validates grid and block (in blocks and threads) against the device and the kernel's resources.\n"
+         "Exit status 0 when the launch is valid (warnings allowed), 1 when some diagnostic is an error.\n",
+         {flags::preset, flags::device,
+          {"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
+          {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"},
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
+        {subcommand::plan, "plan", "(--preset NAME | --device N) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
+         "choose block and grid for an amount of work",
+         "Chooses the block from the device and the kernel's resources and the grid from the work, clamped to\n"
+         "what the device accepts; says when the kernel must grid-stride and why the block has its size.\n"
+         "Exit status 1 when no block of this kernel can run on the device.\n",
+         {flags::preset, flags::device,
+          {"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
+          {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"},
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
+        {subcommand::occupancy, "occupancy", "(--preset NAME | --device N) [resources] [--block N] [--json]",
+         "resident blocks and waves per CU/SM for each block size",
+         "One row per block size from one wave up to the smaller of the device's and the kernel's maximum, in\n"
+         "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n",
+         {flags::preset, flags::device, {"--block", "N", "one block size (threads) instead of the whole range"},
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
+        {subcommand::explain, "explain", "CODE [--json]", "explain a HIP/CUDA error code, name or message",
+         "CODE is a numeric HIP error code (9), a hipError*/cudaError* name, a runtime message such as\n"
+         "'invalid configuration argument' (quoted, or as separate words), or a diagnostic code from check.\n"
+         "Exit status 1 when CODE is unknown.\n",
+         {flags::json}},
+    };
+    return specs;
+}
+
+inline const subcommand_spec& spec_of(subcommand id) {
+    for (const subcommand_spec& s : subcommand_specs())
+        if (s.id == id) return s;
+    return subcommand_specs().front();  // unreachable: every enumerator has a spec
+}
+
+}  // namespace wavefit::cli

@@ -1,0 +1,75 @@
+// `wavefit plan`: the block and grid wavefit::plan chooses for the work, with the occupancy it
+// reaches and why, plus the same diagnostics `check` would print for that launch.
+#include <wavefit/detail/text.hpp>
+#include <wavefit/plan.hpp>
+
+#include "commands.hpp"
+#include "device_selection.hpp"
+#include "diagnostic_output.hpp"
+#include "json_writer.hpp"
+#include "occupancy_text.hpp"
+#include "table.hpp"
+
+namespace wavefit::cli {
+namespace {
+
+void write_dims(json_writer& json, const dims& v) { json.begin_array().value(v.x).value(v.y).value(v.z).end_array(); }
+
+}  // namespace
+
+command_output run(const plan_request& r) {
+    const selected_device device = select_device(r.device);
+    const device_limits& d = device.limits;
+    const kernel_resources& k = r.kernel.resources;
+    plan_options options;
+    options.dynamic_shared = r.kernel.dynamic_shared;
+    const launch_plan p = r.extent ? plan(d, k, *r.extent, options) : plan(d, k, r.elements, options);
+
+    std::vector<diagnostic> diagnostics;
+    const launch_config diagnosed = problems_config(p, d, k);
+    for (const finding& f : p.problems) diagnostics.push_back(describe(f, d, k, diagnosed));
+    const bool valid = p.ok();
+    const std::string reason = plan_reason(p, d, k);
+    const int exit_code = valid ? 0 : 1;
+
+    if (r.json) {
+        json_writer json;
+        json.begin_object();
+        json.key("elements").value(p.elements);
+        json.key("empty").value(p.empty);
+        json.key("block");
+        write_dims(json, p.block);
+        json.key("grid");
+        write_dims(json, p.grid);
+        json.key("grid_stride").value(p.grid_stride);
+        json.key("occupancy").begin_object();
+        json.key("active_blocks_per_cu").value(p.occupancy.active_blocks_per_cu);
+        json.key("active_waves_per_cu").value(p.occupancy.active_waves_per_cu);
+        json.key("occupancy").value(p.occupancy.occupancy);
+        json.key("limiter").value(to_string(p.occupancy.limited_by));
+        json.end_object();
+        json.key("reason").value(reason);
+        json.key("valid").value(valid);
+        write_diagnostics(json, diagnostics);
+        json.end_object();
+        return {json.finish(), {}, exit_code};
+    }
+
+    std::string text = "plan for " + (r.extent ? "extent " + detail::dims_text(*r.extent) : detail::plural(p.elements, "element")) +
+                       " on " + device_text(d) + "\n";
+    if (!valid) {
+        text += "invalid: no block of this kernel can run on " + device_text(d) + "\n";
+        // The reason repeats the first error's message; it only adds something when no error explains it.
+        if (p.problems.first_error() == nullptr) text += "reason: " + reason + "\n";
+        return {text + diagnostics_text(diagnostics), {}, exit_code};
+    }
+    text_table table({align::left, align::left});
+    table.add_row({"block", detail::dims_text(p.block)});
+    table.add_row({"grid", p.empty ? detail::dims_text(p.grid) + " (nothing to launch)" : detail::dims_text(p.grid)});
+    table.add_row({"grid-stride", p.grid_stride ? "yes (the kernel must loop over the elements)" : "no"});
+    table.add_row({"occupancy", occupancy_summary(d, p.occupancy)});
+    table.add_row({"reason", reason});
+    return {text + table.render() + diagnostics_text(diagnostics), {}, exit_code};
+}
+
+}  // namespace wavefit::cli
