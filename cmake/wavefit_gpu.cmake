@@ -1,0 +1,56 @@
+# GPU builds of wavefit's tests, examples and benchmarks, from one list of sources:
+#  - WAVEFIT_GPU_LANGUAGE=CUDA: real CMake CUDA targets (nvcc), runnable on an NVIDIA GPU;
+#  - WAVEFIT_HIP_CHECKS=ON: the same sources compiled and linked by hipcc for WAVEFIT_HIP_ARCHITECTURES
+#    (default gfx90a;gfx940, what Debian's hipcc 5.2 can target). CMake's HIP language does not
+#    configure against Debian's ROCm packaging (its hip-lang package lives under a multiarch path),
+#    so these are custom commands; they prove the code compiles and links for AMD without an AMD GPU.
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/wavefit_warnings.cmake)
+
+set(WAVEFIT_HIP_ARCHITECTURES "gfx90a;gfx940" CACHE STRING "AMD targets for the hipcc compile checks")
+find_program(WAVEFIT_HIPCC hipcc)
+
+# wavefit_gpu_executable(NAME SOURCES src... [INCLUDES dir...] [CUDA_LIBS lib...] [HIP_LIBS flag...] [DEFINES def...])
+# Creates, per enabled mode, `NAME` (CUDA) and/or `NAME_hip` (hipcc check). Returns nothing;
+# callers add tests on the CUDA target.
+function(wavefit_gpu_executable name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDES;CUDA_LIBS;HIP_LIBS;DEFINES" ${ARGN})
+  if(WAVEFIT_GPU_LANGUAGE STREQUAL "CUDA")
+    set_source_files_properties(${ARG_SOURCES} PROPERTIES LANGUAGE CUDA)
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE wavefit::wavefit ${ARG_CUDA_LIBS})
+    target_include_directories(${name} PRIVATE ${ARG_INCLUDES})
+    target_compile_definitions(${name} PRIVATE ${ARG_DEFINES})
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
+    set_target_properties(${name} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+  endif()
+  if(WAVEFIT_HIP_CHECKS)
+    if(NOT WAVEFIT_HIPCC)
+      message(FATAL_ERROR "WAVEFIT_HIP_CHECKS needs hipcc (Debian: apt-get install hipcc)")
+    endif()
+    set(flags -std=c++17 -O2 -Wall -Wextra -Werror -Wno-unused-command-line-argument)
+    foreach(arch IN LISTS WAVEFIT_HIP_ARCHITECTURES)
+      list(APPEND flags --offload-arch=${arch})
+    endforeach()
+    list(APPEND flags -I${PROJECT_SOURCE_DIR}/include)
+    foreach(dir IN LISTS ARG_INCLUDES)
+      list(APPEND flags -I${dir})
+    endforeach()
+    foreach(def IN LISTS ARG_DEFINES)
+      list(APPEND flags -D${def})
+    endforeach()
+    set(sources)
+    foreach(src IN LISTS ARG_SOURCES)
+      get_filename_component(abs ${src} ABSOLUTE)
+      list(APPEND sources ${abs})
+    endforeach()
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}_hip)
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${WAVEFIT_HIPCC} ${flags} -x hip ${sources} -o ${out} ${ARG_HIP_LIBS}
+      DEPENDS ${sources}
+      COMMENT "hipcc (${WAVEFIT_HIP_ARCHITECTURES}): ${name}"
+      VERBATIM)
+    add_custom_target(${name}_hip ALL DEPENDS ${out})
+    set_property(TARGET ${name}_hip PROPERTY WAVEFIT_HIP_BINARY ${out})
+  endif()
+endfunction()

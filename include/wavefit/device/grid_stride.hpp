@@ -1,0 +1,90 @@
+// Grid-stride ranges for kernels: `for (auto i : wavefit::grid_stride(n))` visits every index of
+// [0, n) exactly once across the whole grid, whatever grid the launch used. Planned launches clamp
+// the grid where the device cannot hold one thread per element (2^32-1 work-items per dimension on
+// AMD), so kernels launched with an element count iterate with these. Indices are 64-bit and the
+// stride never wraps past the end.
+#pragma once
+
+#include <cstdint>  // std::uint64_t
+
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
+#include <hip/hip_runtime.h>
+#elif !defined(__CUDACC__)
+#error "wavefit/device/grid_stride.hpp is for HIP or CUDA device code"
+#endif
+
+namespace wavefit {
+
+// A range of indices [first, last) stepping by `stride`, starting at `start`.
+class grid_stride_range {
+public:
+    class iterator {
+    public:
+        __host__ __device__ constexpr iterator(std::uint64_t at, std::uint64_t stride, std::uint64_t last) noexcept
+            : at_(at), stride_(stride), last_(last) {}
+        __host__ __device__ constexpr std::uint64_t operator*() const noexcept { return at_; }
+        __host__ __device__ constexpr iterator& operator++() noexcept {
+            // Step to the end instead of past it: at_ + stride_ could wrap near 2^64.
+            at_ = last_ - at_ <= stride_ ? last_ : at_ + stride_;
+            return *this;
+        }
+        // Range-for compares with end(): any position at or past the end is the end.
+        __host__ __device__ constexpr bool operator!=(const iterator& end) const noexcept { return at_ < end.at_; }
+
+    private:
+        std::uint64_t at_;
+        std::uint64_t stride_;
+        std::uint64_t last_;
+    };
+
+    __host__ __device__ constexpr grid_stride_range(std::uint64_t start, std::uint64_t last, std::uint64_t stride) noexcept
+        : start_(start < last ? start : last), last_(last), stride_(stride == 0 ? 1 : stride) {}
+    __host__ __device__ constexpr iterator begin() const noexcept { return {start_, stride_, last_}; }
+    __host__ __device__ constexpr iterator end() const noexcept { return {last_, stride_, last_}; }
+
+private:
+    std::uint64_t start_;
+    std::uint64_t last_;
+    std::uint64_t stride_;
+};
+
+// This thread's linear index in the whole launch and the launch's total thread count, over all
+// three grid and block dimensions (so folded or 2-D launches are covered too).
+__device__ inline std::uint64_t global_thread_index() noexcept {
+    const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    const std::uint64_t threads_per_block = std::uint64_t{blockDim.x} * blockDim.y * blockDim.z;
+    const std::uint64_t thread = (std::uint64_t{threadIdx.z} * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    return block * threads_per_block + thread;
+}
+
+__device__ inline std::uint64_t global_thread_count() noexcept {
+    return std::uint64_t{gridDim.x} * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
+}
+
+// Every index of [0, n) once across the grid.
+__device__ inline grid_stride_range grid_stride(std::uint64_t n) noexcept {
+    return {global_thread_index(), n, global_thread_count()};
+}
+
+// Every index of [first, last) once across the grid.
+__device__ inline grid_stride_range grid_stride(std::uint64_t first, std::uint64_t last) noexcept {
+    const std::uint64_t index = global_thread_index();
+    const std::uint64_t start = last - first <= index ? last : first + index;
+    return {start, last, global_thread_count()};
+}
+
+// Indices [0, n) along one axis of a 2-D/3-D launch (0 = x, 1 = y, 2 = z): a clamped axis of an
+// extent plan is covered by striding along it.
+template <int Axis>
+__device__ inline grid_stride_range grid_stride_axis(std::uint64_t n) noexcept {
+    static_assert(Axis >= 0 && Axis <= 2, "wavefit::grid_stride_axis: axis is 0 (x), 1 (y) or 2 (z)");
+    if constexpr (Axis == 0) {
+        return {std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x, n, std::uint64_t{gridDim.x} * blockDim.x};
+    } else if constexpr (Axis == 1) {
+        return {std::uint64_t{blockIdx.y} * blockDim.y + threadIdx.y, n, std::uint64_t{gridDim.y} * blockDim.y};
+    } else {
+        return {std::uint64_t{blockIdx.z} * blockDim.z + threadIdx.z, n, std::uint64_t{gridDim.z} * blockDim.z};
+    }
+}
+
+}  // namespace wavefit

@@ -1,0 +1,60 @@
+// The wavefront / warp size in device code, correct on wave64 (gfx9: MI200, MI300) and wave32
+// (gfx10+, NVIDIA) without a constexpr `warpSize` (no longer constexpr in ROCm 7) or the
+// deprecated __AMDGCN_WAVEFRONT_SIZE macro (removed from LLVM, llvm-project#157463).
+// Host code asks the device instead: device_limits::wave_size, read once per device.
+#pragma once
+
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
+#include <hip/hip_runtime.h>
+#elif !defined(__CUDACC__)
+#error "wavefit/device/wave.hpp is for HIP or CUDA device code"
+#endif
+
+namespace wavefit {
+
+// Bounds for sizing static arrays that must work on every GPU (rocPRIM's approach).
+inline constexpr unsigned min_wave_size = 32;
+inline constexpr unsigned max_wave_size = 64;
+
+// The wave size of the code being compiled. On AMD the compiler folds the builtin to a constant
+// per target, so `if (wavefit::wave_size() == 64)` costs nothing at run time.
+__device__ inline unsigned wave_size() noexcept {
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN__)
+#if defined(__has_builtin) && __has_builtin(__builtin_amdgcn_wavefrontsize)
+    return __builtin_amdgcn_wavefrontsize();
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+    // Compilers without the builtin (clang < 17, e.g. Debian's hipcc 5.2) still define the macro,
+    // and there it is exact, -mwavefrontsize64 included.
+    return __AMDGCN_WAVEFRONT_SIZE;
+#elif defined(__GFX9__)
+    return 64;
+#else
+    return 32;
+#endif
+#else
+    return 32;  // every NVIDIA GPU
+#endif
+}
+
+// A compile-time wave size where the target fixes it: gfx9 always runs wave64; gfx10+ defaults
+// to wave32 (wave64 only under -mwavefrontsize64, which this constant cannot see: use wave_size()
+// for code that must also be right under that flag). NVIDIA: 32. Host pass: 0 (not a device).
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN__)
+#if defined(__GFX9__)
+inline constexpr unsigned compiled_wave_size = 64;
+#else
+inline constexpr unsigned compiled_wave_size = 32;
+#endif
+#elif defined(__CUDA_ARCH__)
+inline constexpr unsigned compiled_wave_size = 32;
+#else
+inline constexpr unsigned compiled_wave_size = 0;
+#endif
+
+// This thread's lane within its wave.
+__device__ inline unsigned lane_id() noexcept {
+    const unsigned linear = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    return linear % wave_size();
+}
+
+}  // namespace wavefit

@@ -1,0 +1,238 @@
+// The only file in wavefit that calls hip* or cuda* functions. It picks the backend from the
+// including translation unit and wraps the dozen calls wavefit needs behind one set of names, so
+// the rest of the runtime layer is written once for HIP on AMD, HIP on NVIDIA and CUDA.
+//
+// Selection: WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA when the user defines one (a host-only
+// .cpp compiled by g++ against the HIP or CUDA runtime library), else HIP when the TU is compiled by
+// hip-clang or defines a __HIP_PLATFORM_*__ macro, else CUDA under nvcc.
+#pragma once
+
+#if !defined(WAVEFIT_BACKEND_HIP) && !defined(WAVEFIT_BACKEND_CUDA)
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
+#define WAVEFIT_BACKEND_HIP 1
+#elif defined(__CUDACC__)
+#define WAVEFIT_BACKEND_CUDA 1
+#else
+#error "wavefit/runtime needs HIP or CUDA: compile with hipcc/nvcc or define WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA"
+#endif
+#endif
+
+#if defined(WAVEFIT_BACKEND_HIP)
+#include <hip/hip_runtime.h>
+#else
+#include <cuda_runtime.h>
+#endif
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // fixed-width values
+#include <string>   // device names
+
+#include "../device_attributes.hpp"
+#include "../device_limits.hpp"
+#include "../kernel_resources.hpp"
+
+namespace wavefit::backend {
+
+#if defined(WAVEFIT_BACKEND_HIP)
+using error_type = hipError_t;
+using stream_type = hipStream_t;
+inline constexpr error_type success = hipSuccess;
+inline constexpr const char* runtime_name = "HIP";
+#if defined(__HIP_PLATFORM_NVIDIA__)
+inline constexpr vendor platform_vendor = vendor::nvidia;
+#else
+inline constexpr vendor platform_vendor = vendor::amd;
+#endif
+#else
+using error_type = cudaError_t;
+using stream_type = cudaStream_t;
+inline constexpr error_type success = cudaSuccess;
+inline constexpr const char* runtime_name = "CUDA";
+inline constexpr vendor platform_vendor = vendor::nvidia;
+#endif
+
+inline const char* error_name(error_type e) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipGetErrorName(e);
+#else
+    return cudaGetErrorName(e);
+#endif
+}
+
+inline const char* error_string(error_type e) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipGetErrorString(e);
+#else
+    return cudaGetErrorString(e);
+#endif
+}
+
+inline error_type current_device(int& device) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipGetDevice(&device);
+#else
+    return cudaGetDevice(&device);
+#endif
+}
+
+inline error_type device_count(int& count) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipGetDeviceCount(&count);
+#else
+    return cudaGetDeviceCount(&count);
+#endif
+}
+
+// Clears the runtime's last (non-sticky) error, so a failure wavefit already reported is not
+// reported a second time by the user's next error check.
+inline error_type take_last_error() noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipGetLastError();
+#else
+    return cudaGetLastError();
+#endif
+}
+
+// One attribute, read with hip/cudaDeviceGetAttribute (cheap, stable across runtime versions,
+// unlike the properties struct whose layout changed in ROCm 6).
+inline error_type read_attribute(int& value, device_attribute a, int device) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    hipDeviceAttribute_t attr = hipDeviceAttributeWarpSize;
+    switch (a) {
+        case device_attribute::warp_size: attr = hipDeviceAttributeWarpSize; break;
+        case device_attribute::max_threads_per_block: attr = hipDeviceAttributeMaxThreadsPerBlock; break;
+        case device_attribute::max_block_dim_x: attr = hipDeviceAttributeMaxBlockDimX; break;
+        case device_attribute::max_block_dim_y: attr = hipDeviceAttributeMaxBlockDimY; break;
+        case device_attribute::max_block_dim_z: attr = hipDeviceAttributeMaxBlockDimZ; break;
+        case device_attribute::max_grid_dim_x: attr = hipDeviceAttributeMaxGridDimX; break;
+        case device_attribute::max_grid_dim_y: attr = hipDeviceAttributeMaxGridDimY; break;
+        case device_attribute::max_grid_dim_z: attr = hipDeviceAttributeMaxGridDimZ; break;
+        case device_attribute::multiprocessor_count: attr = hipDeviceAttributeMultiprocessorCount; break;
+        case device_attribute::max_shared_memory_per_block: attr = hipDeviceAttributeMaxSharedMemoryPerBlock; break;
+        case device_attribute::max_shared_memory_per_block_optin: attr = hipDeviceAttributeSharedMemPerBlockOptin; break;
+        case device_attribute::max_shared_memory_per_multiprocessor:
+            attr = hipDeviceAttributeMaxSharedMemoryPerMultiprocessor;
+            break;
+        case device_attribute::reserved_shared_memory_per_block: attr = hipDeviceAttributeReservedSharedMemPerBlock; break;
+        case device_attribute::max_threads_per_multiprocessor: attr = hipDeviceAttributeMaxThreadsPerMultiProcessor; break;
+        case device_attribute::max_blocks_per_multiprocessor: attr = hipDeviceAttributeMaxBlocksPerMultiProcessor; break;
+        case device_attribute::max_registers_per_block: attr = hipDeviceAttributeMaxRegistersPerBlock; break;
+        case device_attribute::max_registers_per_multiprocessor: attr = hipDeviceAttributeMaxRegistersPerMultiprocessor; break;
+    }
+    value = 0;
+    const error_type e = hipDeviceGetAttribute(&value, attr, device);
+    // Attributes HIP marks "CUDA only" may be unsupported on AMD: absent, not an error for wavefit.
+    if (e == hipErrorInvalidValue || e == hipErrorNotSupported) {
+        (void)hipGetLastError();
+        value = 0;
+        return hipSuccess;
+    }
+    return e;
+#else
+    cudaDeviceAttr attr = cudaDevAttrWarpSize;
+    switch (a) {
+        case device_attribute::warp_size: attr = cudaDevAttrWarpSize; break;
+        case device_attribute::max_threads_per_block: attr = cudaDevAttrMaxThreadsPerBlock; break;
+        case device_attribute::max_block_dim_x: attr = cudaDevAttrMaxBlockDimX; break;
+        case device_attribute::max_block_dim_y: attr = cudaDevAttrMaxBlockDimY; break;
+        case device_attribute::max_block_dim_z: attr = cudaDevAttrMaxBlockDimZ; break;
+        case device_attribute::max_grid_dim_x: attr = cudaDevAttrMaxGridDimX; break;
+        case device_attribute::max_grid_dim_y: attr = cudaDevAttrMaxGridDimY; break;
+        case device_attribute::max_grid_dim_z: attr = cudaDevAttrMaxGridDimZ; break;
+        case device_attribute::multiprocessor_count: attr = cudaDevAttrMultiProcessorCount; break;
+        case device_attribute::max_shared_memory_per_block: attr = cudaDevAttrMaxSharedMemoryPerBlock; break;
+        case device_attribute::max_shared_memory_per_block_optin: attr = cudaDevAttrMaxSharedMemoryPerBlockOptin; break;
+        case device_attribute::max_shared_memory_per_multiprocessor: attr = cudaDevAttrMaxSharedMemoryPerMultiprocessor; break;
+        case device_attribute::reserved_shared_memory_per_block: attr = cudaDevAttrReservedSharedMemoryPerBlock; break;
+        case device_attribute::max_threads_per_multiprocessor: attr = cudaDevAttrMaxThreadsPerMultiProcessor; break;
+        case device_attribute::max_blocks_per_multiprocessor: attr = cudaDevAttrMaxBlocksPerMultiprocessor; break;
+        case device_attribute::max_registers_per_block: attr = cudaDevAttrMaxRegistersPerBlock; break;
+        case device_attribute::max_registers_per_multiprocessor: attr = cudaDevAttrMaxRegistersPerMultiprocessor; break;
+    }
+    value = 0;
+    return cudaDeviceGetAttribute(&value, attr, device);
+#endif
+}
+
+// The device's marketing name and ISA name ("gfx942:sramecc+:xnack-", "sm_90"). On AMD the ISA
+// name exists only in the properties struct; it is read once per device and cached by the caller.
+inline error_type read_names(std::string& name, std::string& arch, int device) {
+#if defined(WAVEFIT_BACKEND_HIP)
+    hipDeviceProp_t props{};
+    const error_type e = hipGetDeviceProperties(&props, device);
+    if (e != hipSuccess) return e;
+    name = props.name;
+#if defined(__HIP_PLATFORM_NVIDIA__)
+    arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
+#else
+    arch = props.gcnArchName;
+#endif
+    return hipSuccess;
+#else
+    cudaDeviceProp props{};
+    const error_type e = cudaGetDeviceProperties(&props, device);
+    if (e != cudaSuccess) return e;
+    name = props.name;
+    arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
+    return cudaSuccess;
+#endif
+}
+
+// The kernel's compiled resources (registers, static shared memory, its own max threads per block,
+// local/scratch bytes). Neither runtime reports SGPRs: scalar_registers stays 0 (not limiting).
+inline error_type read_kernel_resources(kernel_resources& out, const void* kernel) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    hipFuncAttributes attr{};
+    const error_type e = hipFuncGetAttributes(&attr, kernel);
+#else
+    cudaFuncAttributes attr{};
+    const error_type e = cudaFuncGetAttributes(&attr, kernel);
+#endif
+    if (e != success) return e;
+    out = kernel_resources{};
+    out.registers = attr.numRegs < 0 ? 0u : static_cast<std::uint32_t>(attr.numRegs);
+    out.static_shared = attr.sharedSizeBytes;
+    out.max_threads_per_block = attr.maxThreadsPerBlock < 0 ? 0u : static_cast<std::uint32_t>(attr.maxThreadsPerBlock);
+    out.local_bytes_per_thread = attr.localSizeBytes;
+    return success;
+}
+
+// Raises the kernel's dynamic shared memory limit (CUDA's opt-in above 48 KiB).
+inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+#else
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+#endif
+}
+
+// The kernel's (mangled) name for messages, or nullptr where the runtime cannot say.
+inline const char* kernel_name(const void* kernel, stream_type stream) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP) && !defined(__HIP_PLATFORM_NVIDIA__)
+    return hipKernelNameRefByPtr(kernel, stream);
+#elif defined(WAVEFIT_BACKEND_HIP)
+    (void)kernel;
+    (void)stream;
+    return nullptr;
+#else
+    (void)stream;
+#if CUDART_VERSION >= 12030
+    const char* name = nullptr;
+    return cudaFuncGetName(&name, kernel) == cudaSuccess ? name : nullptr;
+#else
+    (void)kernel;
+    return nullptr;
+#endif
+#endif
+}
+
+inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared,
+                                stream_type stream) noexcept {
+#if defined(WAVEFIT_BACKEND_HIP)
+    return hipLaunchKernel(kernel, grid, block, args, shared, stream);
+#else
+    return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+#endif
+}
+
+}  // namespace wavefit::backend

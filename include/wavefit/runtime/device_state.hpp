@@ -1,0 +1,213 @@
+// What the runtime layer remembers: each device's limits (read once), each kernel's attributes per
+// device (read once), and each kernel's block choice per (device, shared memory, plan shape)
+// (computed once). A repeated launch does hash lookups, never a runtime query or an occupancy scan.
+#pragma once
+
+#include <atomic>     // the kernel's current dynamic shared memory limit
+#include <cstddef>    // std::size_t
+#include <cstdint>    // keys
+#include <cstdlib>    // std::free for the demangled name
+#include <functional> // std::hash
+#include <memory>     // kernel_state is not movable (atomic, mutex)
+#include <mutex>      // serialises the opt-in call
+#include <string>     // names
+
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>  // abi::__cxa_demangle, for kernel names in messages
+#define WAVEFIT_HAS_CXXABI 1
+#endif
+
+#include "../device_attributes.hpp"
+#include "../device_limits.hpp"
+#include "../kernel_resources.hpp"
+#include "../plan.hpp"
+#include "backend.hpp"
+#include "launch_error.hpp"
+#include "once_cache.hpp"
+
+namespace wavefit {
+
+namespace detail {
+
+// A failed runtime query, carried as a result so try_launch never throws.
+struct query_failure {
+    backend::error_type code = backend::success;
+    const char* what = "";  // which call failed, for the message
+};
+
+inline std::string runtime_error_text(backend::error_type e) {
+    const char* name = backend::error_name(e);
+    const char* text = backend::error_string(e);
+    return std::string(name ? name : "unknown error") + " (" + std::to_string(static_cast<int>(e)) + "): " +
+           (text ? text : "");
+}
+
+// Thrown inside the caches' compute functions and turned into a launch_result at the API boundary.
+struct query_exception {
+    query_failure failure;
+};
+
+inline device_limits query_device_limits(int device) {
+    std::string name, arch;
+    if (const backend::error_type e = backend::read_names(name, arch, device); e != backend::success)
+        throw query_exception{{e, "reading the device's name"}};
+    backend::error_type failed = backend::success;
+    const device_limits d = device_limits_from_attributes(backend::platform_vendor, name, arch, [&](device_attribute a) {
+        int value = 0;
+        const backend::error_type e = backend::read_attribute(value, a, device);
+        if (e != backend::success && failed == backend::success) failed = e;
+        return value;
+    });
+    if (failed != backend::success) throw query_exception{{failed, "reading a device attribute"}};
+    return d;
+}
+
+struct kernel_key {
+    int device;
+    const void* kernel;
+    friend bool operator==(const kernel_key& a, const kernel_key& b) noexcept {
+        return a.device == b.device && a.kernel == b.kernel;
+    }
+};
+struct kernel_key_hash {
+    std::size_t operator()(const kernel_key& k) const noexcept {
+        return std::hash<const void*>{}(k.kernel) ^ (static_cast<std::size_t>(k.device) * 0x9E3779B97F4A7C15ull);
+    }
+};
+
+struct plan_key {
+    int device;
+    const void* kernel;
+    std::uint64_t dynamic_shared;
+    std::uint64_t min_efficient_block;
+    bool one_dimensional;  // 1-D plans cap the block at max_block.x
+    friend bool operator==(const plan_key& a, const plan_key& b) noexcept {
+        return a.device == b.device && a.kernel == b.kernel && a.dynamic_shared == b.dynamic_shared &&
+               a.min_efficient_block == b.min_efficient_block && a.one_dimensional == b.one_dimensional;
+    }
+};
+struct plan_key_hash {
+    std::size_t operator()(const plan_key& k) const noexcept {
+        std::size_t h = std::hash<const void*>{}(k.kernel);
+        h ^= std::hash<std::uint64_t>{}(k.dynamic_shared) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        h ^= std::hash<std::uint64_t>{}(k.min_efficient_block * 2 + (k.one_dimensional ? 1 : 0)) + (h << 6) + (h >> 2);
+        return h ^ static_cast<std::size_t>(k.device);
+    }
+};
+
+inline std::string demangled(const char* mangled) {
+    if (mangled == nullptr) return "an unnamed kernel";
+#if defined(WAVEFIT_HAS_CXXABI)
+    int status = 0;
+    char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    if (status == 0 && text != nullptr) {
+        std::string out(text);
+        std::free(text);
+        return out;
+    }
+#endif
+    return mangled;
+}
+
+}  // namespace detail
+
+// One kernel on one device: its compiled resources and how far its dynamic shared memory limit has
+// been raised (CUDA's opt-in is per kernel and persists, so it is set at most once per size).
+struct kernel_state {
+    kernel_resources resources;
+    std::string name;  // demangled where possible, for messages
+    std::atomic<std::uint64_t> dynamic_shared_limit{0};
+    std::mutex opt_in_mutex;
+};
+
+namespace detail {
+
+// CUDA's maxThreadsPerBlock folds register pressure into the kernel's bound: a 255-register kernel
+// without __launch_bounds__ reports 256. kernel_resources::max_threads_per_block is the kernel's own
+// bound, so a reported value that equals what the registers alone allow is taken as the registers'
+// limit (0 = the device maximum). Validation then names the real cause (registers_exceed_limit,
+// cudaErrorLaunchOutOfResources) and planning still respects it through the occupancy model. HIP
+// on AMD reports the compiled flat work-group bound, independent of registers: kept as it is.
+inline std::uint32_t declared_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
+    if (!d.is_nvidia() || k.registers == 0 || k.max_threads_per_block == 0 || k.max_threads_per_block >= d.max_threads_per_block)
+        return k.max_threads_per_block;
+    kernel_resources registers_only{};
+    registers_only.registers = k.registers;
+    return largest_runnable_block(d, registers_only) == k.max_threads_per_block ? 0u : k.max_threads_per_block;
+}
+
+inline once_cache<int, device_limits>& device_limits_cache() {
+    static once_cache<int, device_limits> cache;
+    return cache;
+}
+inline once_cache<kernel_key, std::unique_ptr<kernel_state>, kernel_key_hash>& kernel_cache() {
+    static once_cache<kernel_key, std::unique_ptr<kernel_state>, kernel_key_hash> cache;
+    return cache;
+}
+inline once_cache<plan_key, block_choice, plan_key_hash>& block_choice_cache() {
+    static once_cache<plan_key, block_choice, plan_key_hash> cache;
+    return cache;
+}
+
+inline const device_limits& cached_device_limits(int device) {
+    return device_limits_cache().get(device, [&] { return query_device_limits(device); });
+}
+
+inline kernel_state& cached_kernel_state(int device, const void* kernel, backend::stream_type stream,
+                                         const device_limits& limits) {
+    return *kernel_cache().get(kernel_key{device, kernel}, [&] {
+        auto state = std::make_unique<kernel_state>();
+        if (const backend::error_type e = backend::read_kernel_resources(state->resources, kernel); e != backend::success)
+            throw query_exception{{e, "reading the kernel's attributes"}};
+        state->resources.max_threads_per_block = declared_max_threads(limits, state->resources);
+        state->name = demangled(backend::kernel_name(kernel, stream));
+        // Without an opt-in a kernel may use the default per-block size minus its static part.
+        const std::uint64_t static_part = state->resources.static_shared;
+        state->dynamic_shared_limit.store(limits.shared_per_block > static_part ? limits.shared_per_block - static_part : 0);
+        return state;
+    });
+}
+
+}  // namespace detail
+
+// The launch-relevant limits of device `device` as the runtime reports them, read once and cached.
+// Throws launch_error if the runtime cannot be queried (no GPU, bad index).
+inline const device_limits& device_limits_for(int device) {
+    try {
+        return detail::cached_device_limits(device);
+    } catch (const detail::query_exception& q) {
+        (void)backend::take_last_error();  // reported here: the user's next error check must not see it again
+        launch_result r;
+        r.status = launch_status::runtime_failed;
+        r.runtime_code = static_cast<int>(q.failure.code);
+        r.message = std::string(backend::runtime_name) + " failed " + q.failure.what + " of device " + std::to_string(device) +
+                    ": " + detail::runtime_error_text(q.failure.code);
+        throw launch_error(r, "", "device " + std::to_string(device));
+    }
+}
+
+// The limits of the calling thread's current device.
+inline const device_limits& current_device_limits() {
+    int device = 0;
+    if (const backend::error_type e = backend::current_device(device); e != backend::success) {
+        (void)backend::take_last_error();  // reported here: the user's next error check must not see it again
+        launch_result r;
+        r.status = launch_status::runtime_failed;
+        r.runtime_code = static_cast<int>(e);
+        r.message = std::string(backend::runtime_name) + " has no current device: " + detail::runtime_error_text(e);
+        throw launch_error(r, "", "no device");
+    }
+    return device_limits_for(device);
+}
+
+// How many GPUs the runtime sees; 0 (not an error) when there are none or no driver.
+inline int visible_device_count() noexcept {
+    int count = 0;
+    if (backend::device_count(count) != backend::success) {
+        (void)backend::take_last_error();
+        return 0;
+    }
+    return count;
+}
+
+}  // namespace wavefit
