@@ -16,6 +16,8 @@ import unittest
 from pathlib import Path
 
 CLI = os.environ.get("WAVEFIT_CLI", "")
+# "" for the default build, "CUDA" or "HIP" when the CLI was built with a GPU backend.
+BACKEND = os.environ.get("WAVEFIT_CLI_BACKEND", "")
 # Generous: sanitizer builds are slow, but a hang must still fail rather than stall CTest.
 TIMEOUT_S = 30
 U64_MAX = 2**64 - 1
@@ -291,8 +293,13 @@ class InfoCommand(CliAssertions, unittest.TestCase):
     def test_without_a_selector_says_no_gpu_found_and_exits_0(self):
         result = run("info")
         self.assert_exit(result, 0)
-        self.assertEqual(result.out, "no GPU found: this wavefit was built without a GPU backend; use --preset NAME "
-                                     "(wavefit presets lists them)\n", result.describe())
+        if BACKEND and result.out.startswith("no GPU found") is False:
+            self.skipTest(f"a {BACKEND} GPU is visible: covered by GpuBackend")
+        expected = ("no GPU found: this wavefit was built without a GPU backend; use --preset NAME "
+                    "(wavefit presets lists them)\n") if not BACKEND else (
+                    f"no GPU found: the {BACKEND} runtime reports no device; use --preset NAME "
+                    "(wavefit presets lists them)\n")
+        self.assertEqual(result.out, expected, result.describe())
         result = run("info", "--json")
         self.assert_exit(result, 0)
         doc = self.json_of(result)
@@ -301,6 +308,8 @@ class InfoCommand(CliAssertions, unittest.TestCase):
         self.assertIn("no GPU found", doc["note"])
 
     def test_device_needs_a_gpu_backend(self):
+        if BACKEND:
+            self.skipTest(f"this wavefit has the {BACKEND} backend: covered by GpuBackend")
         for args in (["info", "--device", "0"], ["check", "--device", "0", "--grid", "1", "--block", "64"],
                      ["plan", "--device", "1", "--elements", "5", "--json"], ["occupancy", "--device", "0"]):
             result = run(*args)
@@ -694,6 +703,45 @@ class NumberSyntaxThroughFlags(CliAssertions, unittest.TestCase):
         a, _ = self.plan_json("--preset=mi300x", "--elements=2^20", "--regs=64")
         b, _ = self.plan_json("--preset", "mi300x", "--elements", "2^20", "--regs", "64")
         self.assertEqual(a, b)
+
+
+class GpuBackend(CliAssertions, unittest.TestCase):
+    """A CLI built with WAVEFIT_CLI_BACKEND=CUDA or HIP reads real GPUs; without one it says so."""
+
+    def setUp(self):
+        if not BACKEND:
+            self.skipTest("this wavefit has no GPU backend")
+        self.listing = run("info", "--json")
+        self.assert_exit(self.listing, 0)
+        self.devices = self.json_of(self.listing)["devices"]
+
+    def test_without_a_gpu_device_selection_is_a_one_line_usage_error(self):
+        if self.devices:
+            self.skipTest("a GPU is visible")
+        result = run("info", "--device", "0")
+        self.assert_usage_error(result, "--device 0", f"no {BACKEND} GPU is visible")
+
+    def test_a_visible_gpu_is_listed_and_selectable(self):
+        if not self.devices:
+            self.skipTest(f"no {BACKEND} GPU is visible")
+        device = self.devices[0]
+        for key in ("name", "arch", "wave_size", "compute_units", "max_threads_per_block"):
+            self.assertIn(key, device, self.listing.describe())
+        selected = run("info", "--device", "0", "--json")
+        self.assert_exit(selected, 0)
+        self.assertEqual(self.json_of(selected)["devices"][0], device, selected.describe())
+        plan = run("plan", "--device", "0", "--elements", "2^28", "--json")
+        self.assert_exit(plan, 0)
+        doc = self.json_of(plan)
+        grid, block = doc["grid"], doc["block"]
+        check = run("check", "--device", "0", "--grid", ",".join(map(str, grid)), "--block", ",".join(map(str, block)))
+        self.assert_exit(check, 0)
+
+    def test_the_h200_reads_exactly_as_the_h200_preset(self):
+        if not self.devices or "H200" not in self.devices[0]["name"]:
+            self.skipTest("device 0 is not an NVIDIA H200")
+        preset = self.json_of(run("info", "--preset", "h200", "--json"))["devices"][0]
+        self.assertEqual(self.devices[0], preset, self.listing.describe())
 
 
 class MalformedInput(CliAssertions, unittest.TestCase):
