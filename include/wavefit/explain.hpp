@@ -50,10 +50,11 @@ struct error_explanation {
     std::string_view fixes[max_explanation_causes]{};
 
     constexpr std::string_view cause(std::size_t i) const noexcept {
-        return i < cause_count ? causes[i] : std::string_view{};
+        // The second bound is redundant for table entries but lets compilers prove the access safe.
+        return i < cause_count && i < max_explanation_causes ? causes[i] : std::string_view{};
     }
     constexpr std::string_view fix(std::size_t i) const noexcept {
-        return i < cause_count ? fixes[i] : std::string_view{};
+        return i < cause_count && i < max_explanation_causes ? fixes[i] : std::string_view{};
     }
 };
 
