@@ -157,9 +157,17 @@ inline void validated_launch(launch_result& r, const launch_target& t, const voi
 inline bool planned_config(launch_result& r, const launch_target& t, const void* kernel, const work& w, launch_config& cfg) {
     const device_limits& d = *t.limits;
     const plan_key key{t.device, kernel, w.options.dynamic_shared, w.options.min_efficient_block, w.one_dimensional};
-    const block_choice& c = block_choice_cache().get(key, [&] {
-        return choose_block(d, t.kernel->resources, w.options, w.one_dimensional ? d.max_block.x : u64_max);
-    });
+    // Each thread remembers its last block choice, so repeated launches of one kernel skip even the
+    // shared-lock lookup; entries are never erased, so the pointer stays valid.
+    thread_local plan_key last_key{-1, nullptr, 0, 0, false};
+    thread_local const block_choice* last_choice = nullptr;
+    if (last_choice == nullptr || !(last_key == key)) {
+        last_choice = &block_choice_cache().get(key, [&] {
+            return choose_block(d, t.kernel->resources, w.options, w.one_dimensional ? d.max_block.x : u64_max);
+        });
+        last_key = key;
+    }
+    const block_choice& c = *last_choice;
     if (c.threads == 0) {
         // No block of this kernel can run: report why with the full plan (the slow path is fine here).
         const launch_plan p = w.one_dimensional ? plan(d, t.kernel->resources, w.extent.x, w.options)

@@ -1,0 +1,208 @@
+"""Specifications of bench/make_report.py on made-up runs shaped like the H200's."""
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+sys.path.insert(0, BENCH)
+sys.path.insert(0, HERE)
+
+import gbench_json  # noqa: E402
+import make_report  # noqa: E402
+from synthetic_runs import launch_run, zoo_run  # noqa: E402
+
+try:
+    import matplotlib  # noqa: F401
+
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
+
+
+class ReportCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, name, data):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(data if isinstance(data, str) else json.dumps(data))
+        return path
+
+    def summary(self, zoo=None, launch=None):
+        args = ["--summary"]
+        if zoo is not None:
+            args += ["--zoo", self.write("zoo.json", zoo)]
+        if launch is not None:
+            args += ["--launch", self.write("launch.json", launch)]
+        out = io.StringIO()
+        status = make_report.main(args, out=out)
+        return status, out.getvalue()
+
+    def target_line(self, text, what):
+        lines = [line for line in text.splitlines() if line.startswith(what)]
+        self.assertEqual(len(lines), 1, f"one line starting with {what!r} in:\n{text}")
+        return lines[0]
+
+
+class Targets(ReportCase):
+    def targets(self, zoo=None, launch=None):
+        """{target name: Target} for runs given as dicts."""
+        found = []
+        if zoo is not None:
+            found += make_report.zoo_targets(make_report.Zoo(gbench_json.load(self.write("zoo.json", zoo))[1]))
+        if launch is not None:
+            found += make_report.launch_targets(make_report.Launch(gbench_json.load(self.write("launch.json", launch))[1]))
+        return {t.what: t for t in found}
+
+    def test_a_run_that_meets_every_target_passes_them_all(self):
+        targets = self.targets(zoo_run(), launch_run())
+        self.assertGreater(len(targets), 30)
+        self.assertEqual([name for name, t in targets.items() if not t.passed], [])
+        status, text = self.summary(zoo_run(), launch_run())
+        self.assertEqual(status, 0)
+        self.assertIn(" 0 fail", text)
+        self.assertNotIn("FAIL", text)
+
+    def test_wavefit_behind_the_sweep_fails_the_plan_targets(self):
+        targets = self.targets(zoo_run(wavefit_factor=0.9))
+        self.assertFalse(targets["copy/2^28: wavefit vs sweep best"].passed)
+        self.assertFalse(targets["copy/2^28: wavefit vs b256"].passed)
+        self.assertFalse(targets["triad/2^28: wavefit vs BabelStream 5.0 (H200)"].passed)
+        _, text = self.summary(zoo_run(wavefit_factor=0.9))
+        self.assertTrue(self.target_line(text, "copy/2^28 ").endswith("FAIL"))
+
+    def test_a_small_loss_passes_against_the_sweep_but_not_against_256(self):
+        targets = self.targets(zoo_run(wavefit_factor=0.975))
+        self.assertTrue(targets["triad/2^28: wavefit vs sweep best"].passed)
+        self.assertFalse(targets["triad/2^28: wavefit vs b256"].passed)
+
+    def test_babelstream_figures_are_the_h200_ones(self):
+        targets = self.targets(zoo_run())
+        self.assertEqual(targets["copy/2^28: wavefit vs BabelStream 5.0 (H200)"].required, ">= 3989 GB/s")
+        self.assertEqual(targets["dot/2^28: wavefit vs BabelStream 5.0 (H200)"].required, ">= 4535 GB/s")
+        _, text = self.summary(zoo_run())
+        self.assertIn(">= 4387 GB/s", self.target_line(text, "triad/2^28: wavefit vs BabelStream"))
+
+    def test_launch_overhead_above_two_percent_fails(self):
+        targets = self.targets(launch=launch_run(overhead_pct=1.5))
+        self.assertTrue(targets["launch empty: wavefit_config enqueue vs raw"].passed)
+        targets = self.targets(launch=launch_run(overhead_pct=3.0))
+        self.assertFalse(targets["launch empty: wavefit_config enqueue vs raw"].passed)
+        self.assertFalse(targets["launch small: wavefit_elements enqueue vs raw"].passed)
+        _, text = self.summary(launch=launch_run(overhead_pct=3.0))
+        self.assertTrue(self.target_line(text, "launch small: wavefit_elements enqueue vs raw").endswith("FAIL"))
+
+    def test_a_slow_first_launch_fails(self):
+        targets = self.targets(launch=launch_run(first_extra_us=80.0))
+        self.assertFalse(targets["first launch, wavefit_elements: median extra over raw"].passed)
+        self.assertFalse(targets["first wavefit launch of the process (limits + attributes + plan): extra over raw"].passed)
+
+    def test_a_strategy_that_failed_does_not_fail_wavefit(self):
+        # regheavy at b1024 cannot launch on the H200 (registers); wavefit is judged against the rest.
+        targets = self.targets(zoo_run())
+        self.assertTrue(targets["regheavy/2^24: wavefit vs sweep best"].passed)
+        self.assertTrue(targets["regheavy/2^24: wavefit vs b256"].passed)
+
+
+class Report(ReportCase):
+    def make(self, *extra, zoo=None, launch=None):
+        out_md = os.path.join(self.dir.name, "RESULTS.md")
+        args = ["--out", out_md, *extra]
+        args += ["--zoo", self.write("zoo.json", zoo if zoo is not None else zoo_run())]
+        args += ["--launch", self.write("launch.json", launch if launch is not None else launch_run())]
+        out = io.StringIO()
+        self.assertEqual(make_report.main(args, out=out), 0)
+        with open(out_md, encoding="utf-8") as f:
+            return f.read()
+
+    def test_the_report_names_the_device_and_the_commands(self):
+        text = self.make("--no-plots", zoo=zoo_run(command="build/bench/wavefit_bench_zoo --benchmark_min_time=0.01"))
+        self.assertIn("NVIDIA H200 (sm_90), 132 SMs/CUs", text)
+        self.assertIn("peak 4,814 GB/s", text)
+        self.assertIn("build/bench/wavefit_bench_zoo --benchmark_min_time=0.01", text)
+        self.assertIn("build/bench/wavefit_bench_launch --benchmark_repetitions=5", text)
+
+    def test_a_table_per_kernel_with_memcpy_share_and_ratios(self):
+        text = self.make("--no-plots")
+        for kernel in ("copy", "mul", "add", "triad", "dot", "regheavy", "transpose", "softmax"):
+            self.assertIn(f"### {kernel}\n", text)
+        self.assertIn("| strategy | block | grid | GB/s | % memcpy | / sweep best | / b256 |", text)
+        row = re.search(r"^\| wavefit \| 256 \| 524,288 \| ([\d,]+) \| ([\d.]+)% \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
+        self.assertIsNotNone(row, text[:3000])
+        self.assertEqual(row.group(4), "1.000")
+        self.assertIn("(sweep best)", text)
+        self.assertIn("| GFLOP/s |", text)  # the compute-bound kernel
+
+    def test_a_failed_strategy_shows_its_error(self):
+        text = self.make("--no-plots")
+        self.assertIn("| b1024 | - | - | failed: the timed launches: cudaErrorLaunchOutOfResources", text)
+
+    def test_the_variants_table_lists_each_variant_beside_the_default(self):
+        text = self.make("--no-plots")
+        self.assertIn("## Work per thread", text)
+        self.assertIn("copy/mul/add/triad v2u1", text)
+        self.assertIn("| copy (default) | 2^28 |", text)
+        self.assertIn("| copy_v1u1 | 2^28 |", text)
+
+    def test_the_launch_section_has_enqueue_latency_and_first_launch_figures(self):
+        text = self.make("--no-plots")
+        self.assertIn("## Launch overhead", text)
+        self.assertIn("| empty | raw | 4.10 |", text)
+        self.assertIn("First wavefit launch of the process", text)
+        self.assertIn("| wavefit_elements | 42.0 |", text)
+
+    def test_the_ceiling_is_reported_with_its_drift(self):
+        text = self.make("--no-plots")
+        self.assertRegex(text, r"Device memcpy \(bytes read \+ written\): 2\^28: 4,2\d\d GB/s, 2\^25: 4,\d\d\d GB/s")
+        self.assertRegex(text, r"again at the end of the run: 4,2\d\d GB/s")
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for this interpreter")
+    def test_a_plot_per_kernel_and_size_with_the_wavefit_choice(self):
+        text = self.make()
+        plots = os.path.join(self.dir.name, "results")
+        for name in ("copy_2p28.png", "triad_2p25.png", "regheavy_2p24.png", "softmax_32768x8192.png"):
+            path = os.path.join(plots, name)
+            self.assertTrue(os.path.isfile(path), name)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            self.assertIn(f"](results/{name})", text)
+
+
+class BadInput(ReportCase):
+    def run_script(self, *args):
+        return subprocess.run([sys.executable, os.path.join(BENCH, "make_report.py"), *args],
+                              capture_output=True, text=True, check=False)
+
+    def assert_bad(self, result, text):
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        self.assertIn(text, result.stderr)
+
+    def test_no_input(self):
+        self.assert_bad(self.run_script("--summary"), "give --zoo and/or --launch")
+
+    def test_a_missing_file(self):
+        self.assert_bad(self.run_script("--summary", "--zoo", os.path.join(self.dir.name, "none.json")), "no such file")
+
+    def test_a_file_without_zoo_benchmarks(self):
+        other = self.write("other.json", {"benchmarks": [{"name": "BM_x", "real_time": 1, "time_unit": "ns"}]})
+        self.assert_bad(self.run_script("--summary", "--zoo", other), "no kernel/strategy/size benchmarks")
+
+    def test_the_recorded_google_benchmark_file_is_readable(self):
+        recorded = os.path.join(HERE, "data", "gbench_1.7.1_repetitions.json")
+        result = self.run_script("--summary", "--zoo", recorded)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("copy/2^20", result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
