@@ -386,6 +386,26 @@ int run(int argc, char** argv) {
         ->Iterations(1)->Repetitions(1)->UseManualTime();
     register_kernel<empty_launch>("empty");
     register_kernel<small_launch>("small");
+    // Where wavefit's per-launch time goes on the host: the runtime's current-device query (one per
+    // launch) and the validation verdict for a cached kernel.
+    benchmark::RegisterBenchmark("host_cost/get_device", [](benchmark::State& state) {
+        int device = 0;
+        for (auto _ : state) {
+            (void)wavefit::backend::current_device(device);
+            benchmark::DoNotOptimize(device);
+        }
+    });
+    benchmark::RegisterBenchmark("host_cost/validate_cached", [](benchmark::State& state) {
+        const wavefit::device_limits& d = wavefit::current_device_limits();
+        const wavefit::kernel_resources& k = wavefit::kernel_resources_for(small_kernel);
+        const std::uint64_t bound = wavefit::register_bound_threads(d, k);
+        std::uint64_t grid = 1;
+        for (auto _ : state) {
+            const bool bad = wavefit::has_launch_errors(d, k, wavefit::launch_config{wavefit::dims{grid}, wavefit::dims{256}}, bound);
+            benchmark::DoNotOptimize(bad);
+            grid = grid % 4096 + 1;
+        }
+    });
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -44,10 +44,13 @@ function(wavefit_gpu_executable name)
       get_filename_component(abs ${src} ABSOLUTE)
       list(APPEND sources ${abs})
     endforeach()
+    # The custom command cannot scan includes: depend on every wavefit header and local header.
+    file(GLOB_RECURSE wavefit_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/wavefit/*.hpp)
+    file(GLOB local_headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.hpp)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}_hip)
     add_custom_command(OUTPUT ${out}
       COMMAND ${WAVEFIT_HIPCC} ${flags} -x hip ${sources} -o ${out} ${ARG_HIP_LIBS}
-      DEPENDS ${sources}
+      DEPENDS ${sources} ${wavefit_headers} ${local_headers}
       COMMENT "hipcc (${WAVEFIT_HIP_ARCHITECTURES}): ${name}"
       VERBATIM)
     add_custom_target(${name}_hip ALL DEPENDS ${out})

@@ -67,13 +67,26 @@ struct device_limits {
     constexpr std::string_view shared_word() const noexcept { return is_amd() ? "LDS" : "shared memory"; }
 };
 
+// Planning scans block sizes (up to max_threads_per_block) and register counts (up to
+// max_registers_per_thread or registers_per_simd_lane) one by one. No GPU comes near these bounds
+// (1024 threads, 512 registers); a larger value is a broken report that would make a scan take
+// minutes, so it is refused like a zero (found by fuzz/fuzz_check_plan).
+inline constexpr std::uint64_t max_plausible_threads_per_block = 65536;
+inline constexpr std::uint64_t max_plausible_registers = 65536;
+
 // Why a device_limits value cannot be planned for (a zero wave size, say), or empty when it is
 // usable. Presets and the runtime never produce such values; hand-built or fuzzed ones may.
 constexpr std::string_view device_limits_problem(const device_limits& d) noexcept {
     if (d.wave_size == 0) return "wave_size is 0";
     if (d.max_threads_per_block == 0) return "max_threads_per_block is 0";
+    if (d.max_threads_per_block > max_plausible_threads_per_block) return "max_threads_per_block is above 65536";
+    if (d.registers_per_simd_lane > max_plausible_registers || d.max_registers_per_thread > max_plausible_registers)
+        return "a register count is above 65536";
     if (d.max_block.has_zero()) return "a max_block dimension is 0";
     if (d.max_grid.has_zero()) return "a max_grid dimension is 0";
+    // A cap below one block leaves no grid at all (AMD's is 2^32-1).
+    if (d.max_work_items_per_dimension != 0 && d.max_work_items_per_dimension < d.max_threads_per_block)
+        return "max_work_items_per_dimension is below max_threads_per_block";
     if (d.simds_per_cu == 0) return "simds_per_cu is 0";
     if (d.max_waves_per_simd == 0) return "max_waves_per_simd is 0";
     return {};

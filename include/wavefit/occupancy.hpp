@@ -79,13 +79,43 @@ constexpr std::uint64_t allocated_shared_per_block(const device_limits& d, std::
 
 // Whether `total` bytes of shared memory fit one block with opt-in (the most any launch may use).
 constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total) noexcept {
-    if (d.shared_reserved_per_block == 0 && d.shared_allocation_unit <= 1) return total <= d.shared_per_block_optin;
-    // cuda_occupancy.h compares the allocated size (reservation included) with opt-in + reservation.
-    return allocated_shared_per_block(d, total) <= saturating_add(d.shared_per_block_optin, d.shared_reserved_per_block);
+    // u64_max is a saturated static + dynamic sum (2^64 bytes or more): it fits nothing.
+    if (total > d.shared_per_block_optin || total == u64_max) return false;
+    if (d.shared_allocation_unit <= 1) return true;  // then the reservation is on both sides
+    // cuda_occupancy.h compares the allocated size (reservation included, rounded up to the unit) with
+    // opt-in + reservation: ceil((total + r) / unit) <= floor((optin + r) / unit), in quotients and
+    // remainders so that no sum saturates near 2^64 and turns a "no" into a "yes" (fuzz/fuzz_check_plan).
+    const std::uint64_t unit = d.shared_allocation_unit;
+    const std::uint64_t r = d.shared_reserved_per_block;
+    const std::uint64_t need = total / unit + r / unit + ceil_div(total % unit + r % unit, unit);
+    const std::uint64_t have = d.shared_per_block_optin / unit + r / unit + (d.shared_per_block_optin % unit + r % unit) / unit;
+    return need <= have;
 }
 
 constexpr std::uint32_t blocks_from(std::uint64_t units_available, std::uint64_t units_per_block) noexcept {
     return units_per_block == 0 ? block_limits::unlimited : clamp_to_u32(units_available / units_per_block);
+}
+
+// Blocks per CU the vector registers allow (unlimited when the kernel or the device does not say).
+// More registers than a thread may have never run, whether or not the register file is described
+// (validation reports the same as registers_exceed_limit).
+constexpr std::uint32_t register_block_limit(const device_limits& d, std::uint32_t registers,
+                                             std::uint64_t waves_per_block) noexcept {
+    if (registers == 0) return block_limits::unlimited;
+    if (d.max_registers_per_thread != 0 && registers > d.max_registers_per_thread) return 0;
+    if (d.registers_per_simd_lane == 0) return block_limits::unlimited;
+    if (block_exceeds_register_cap(d, registers, waves_per_block)) return 0;
+    // NOLINTNEXTLINE(clang-analyzer-core.DivideZero): registers > 0 rounded up to the granule is never 0
+    const std::uint64_t waves_per_simd = d.registers_per_simd_lane / allocated_registers_per_lane(d, registers);
+    return blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
+}
+
+// Blocks per CU the scalar register budget allows (AMD gfx9 SGPRs; unlimited elsewhere).
+constexpr std::uint32_t scalar_register_block_limit(const device_limits& d, std::uint32_t scalar_registers,
+                                                    std::uint64_t waves_per_block) noexcept {
+    if (scalar_registers == 0 || d.scalar_registers_per_simd == 0) return block_limits::unlimited;
+    const std::uint64_t waves_per_simd = d.scalar_registers_per_simd / align_up(scalar_registers, d.scalar_register_granule);
+    return blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
 }
 
 }  // namespace detail
@@ -117,24 +147,8 @@ constexpr occupancy_report occupancy(const device_limits& d, const kernel_resour
     lim.waves = detail::blocks_from(d.max_waves_per_cu(), waves_per_block);
     if (d.max_blocks_per_cu != 0) lim.blocks = d.max_blocks_per_cu;
 
-    // More registers than a thread may have never run, whether or not the register file is described
-    // (validation reports the same as registers_exceed_limit).
-    if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) {
-        lim.registers = 0;
-    } else if (k.registers > 0 && d.registers_per_simd_lane > 0) {
-        if (detail::block_exceeds_register_cap(d, k.registers, waves_per_block)) {
-            lim.registers = 0;
-        } else {
-            const std::uint64_t waves_per_simd = d.registers_per_simd_lane / detail::allocated_registers_per_lane(d, k.registers);
-            lim.registers = detail::blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
-        }
-    }
-
-    if (k.scalar_registers > 0 && d.scalar_registers_per_simd > 0) {
-        const std::uint64_t waves_per_simd =
-            d.scalar_registers_per_simd / detail::align_up(k.scalar_registers, d.scalar_register_granule);
-        lim.scalar_registers = detail::blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
-    }
+    lim.registers = detail::register_block_limit(d, k.registers, waves_per_block);
+    lim.scalar_registers = detail::scalar_register_block_limit(d, k.scalar_registers, waves_per_block);
 
     const std::uint64_t total_shared = detail::saturating_add(k.static_shared, dynamic_shared);
     if (!detail::shared_fits_one_block(d, total_shared)) {

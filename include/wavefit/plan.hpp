@@ -4,6 +4,7 @@
 // find_problems() for the same inputs (property-tested).
 #pragma once
 
+#include <cmath>    // std::lround
 #include <cstdint>  // sizes
 #include <string>   // plan_reason
 
@@ -18,6 +19,12 @@
 
 namespace wavefit {
 
+// How many blocks a 1-D plan launches.
+enum class grid_policy : std::uint8_t {
+    cover,     // one element per thread: grid = ceil(elements / block), clamped only by the device
+    saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel grid-strides
+};
+
 struct plan_options {
     // Dynamic shared memory / LDS the launch will request per block.
     std::uint64_t dynamic_shared = 0;
@@ -28,6 +35,12 @@ struct plan_options {
     std::uint64_t min_efficient_block = 256;
     // Shrink the block for small work so that min(CUs, ceil(n / wave)) CUs get a block each.
     bool spread_small_work = true;
+    // One element per thread suits streaming kernels: on the H200 copy/add/triad ran 5% slower with
+    // a saturated grid. Kernels that amortise per-block or per-thread setup over many elements
+    // (a register-heavy compute kernel, block reductions with one atomic per block) ran up to 6%
+    // faster saturated (bench/RESULTS.md). 1-D plans only.
+    grid_policy grid = grid_policy::cover;
+    std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
 };
 
 // Why the block has its size.
@@ -39,7 +52,7 @@ enum class block_rule : std::uint8_t {
 };
 
 // Why a grid dimension is smaller than ceil(extent / block).
-enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit };
+enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated };
 
 struct launch_plan {
     dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element count
@@ -69,6 +82,7 @@ struct launch_plan {
 struct block_choice {
     std::uint64_t threads = 0;  // 0: no block of this kernel can run on this device
     block_rule rule = block_rule::best_occupancy;
+    std::uint32_t active_blocks_per_cu = 0;  // residency at `threads`, for saturated grids
 };
 
 // The block volume that reaches the best occupancy, preferring blocks of at least
@@ -81,7 +95,11 @@ constexpr block_choice choose_block(const device_limits& d, const kernel_resourc
     if (bound == 0 || !device_limits_problem(d).empty()) return c;
 
     if (bound < d.wave_size) {
-        if (occupancy(d, k, bound, opt.dynamic_shared).fits()) c.threads = bound;
+        const occupancy_report r = occupancy(d, k, bound, opt.dynamic_shared);
+        if (r.fits()) {
+            c.threads = bound;
+            c.active_blocks_per_cu = r.active_blocks_per_cu;
+        }
         c.rule = block_rule::kernel_bound_below_wave;
         return c;
     }
@@ -94,15 +112,20 @@ constexpr block_choice choose_block(const device_limits& d, const kernel_resourc
     if (best_waves == 0) return c;
 
     std::uint64_t largest_at_best = 0;
+    std::uint32_t largest_blocks = 0;
     for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) {
-        if (occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu != best_waves) continue;
+        const occupancy_report r = occupancy(d, k, b, opt.dynamic_shared);
+        if (r.active_waves_per_cu != best_waves) continue;
         largest_at_best = b;
+        largest_blocks = r.active_blocks_per_cu;
         if (b >= opt.min_efficient_block) {
             c.threads = b;
+            c.active_blocks_per_cu = r.active_blocks_per_cu;
             return c;
         }
     }
     c.threads = largest_at_best;
+    c.active_blocks_per_cu = largest_blocks;
     c.rule = block_rule::best_occupancy_below_min;
     return c;
 }
@@ -112,8 +135,13 @@ constexpr block_choice choose_block(const device_limits& d, const kernel_resourc
 // per block the grid is ceil(work / wave): either way min(CUs, ceil(work / wave)) CUs get work.
 constexpr std::uint64_t block_for_work(const device_limits& d, const block_choice& c, std::uint64_t work,
                                        const plan_options& opt) noexcept {
-    if (!opt.spread_small_work || c.rule == block_rule::kernel_bound_below_wave || d.compute_units == 0 || work == 0)
+    // wave_size is a divisor below; 0 (invalid limits, found by fuzz/fuzz_check_plan) leaves c as it is.
+    if (d.wave_size == 0 || !opt.spread_small_work || c.rule == block_rule::kernel_bound_below_wave || d.compute_units == 0 ||
+        work == 0)
         return c.threads;
+    // Large work (the common case on the launch path) needs no division: the formula below gives at
+    // least c.threads exactly when work >= CUs * c.threads, c.threads being whole waves here.
+    if (work >= detail::saturating_mul(d.compute_units, c.threads)) return c.threads;
     const std::uint64_t per_cu = work / detail::saturating_mul(d.compute_units, d.wave_size);
     return detail::min_u64(c.threads, detail::saturating_mul(d.wave_size, detail::max_u64(1, per_cu)));
 }
@@ -141,6 +169,24 @@ constexpr std::uint64_t grid_for_extent(const device_limits& d, int axis, std::u
     const std::uint64_t needed = detail::ceil_div(extent, block_extent);
     clamp = needed > cap ? why : grid_clamp::none;
     return detail::min_u64(needed, cap);
+}
+
+// Blocks for `elements` items in `threads`-thread blocks along x under the grid policy: what
+// plan() and the runtime's planned launches both use, so they cannot disagree.
+constexpr std::uint64_t grid_for_elements(const device_limits& d, const block_choice& c, std::uint64_t threads,
+                                          std::uint64_t elements, const plan_options& opt, grid_clamp& clamp) noexcept {
+    std::uint64_t grid = grid_for_extent(d, 0, elements, threads, clamp);
+    if (opt.grid == grid_policy::saturate && c.active_blocks_per_cu > 0 && threads > 0) {
+        // A block smaller than the chosen one (small work) is resident that many times more often.
+        const std::uint64_t resident = detail::saturating_mul(detail::saturating_mul(c.active_blocks_per_cu, d.compute_units),
+                                                              detail::ceil_div(c.threads, threads));
+        const std::uint64_t cap = detail::max_u64(1, detail::saturating_mul(detail::max_u64(1, opt.saturation_rounds), resident));
+        if (grid > cap) {
+            grid = cap;
+            clamp = grid_clamp::saturated;
+        }
+    }
+    return grid;
 }
 
 namespace detail {
@@ -221,7 +267,7 @@ constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, st
         p.grid = dims{0, 1, 1};
         return p;
     }
-    p.grid = dims{grid_for_extent(d, 0, elements, threads, p.clamps[0]), 1, 1};
+    p.grid = dims{grid_for_elements(d, c, threads, elements, opt, p.clamps[0]), 1, 1};
     p.grid_stride = detail::saturating_mul(p.grid.x, p.block.x) < elements;
     p.problems = find_problems(d, k, p.config());
     return p;
@@ -276,7 +322,7 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
     }
 
     const occupancy_report& o = p.occupancy;
-    const std::string occ = num(static_cast<std::uint64_t>(o.occupancy * 100.0 + 0.5)) + "% occupancy (" +
+    const std::string occ = num(static_cast<std::uint64_t>(std::lround(o.occupancy * 100.0))) + "% occupancy (" +
                             num(o.active_waves_per_cu) + " of " + num(o.max_waves_per_cu) + " " + wave + "s per " + cu +
                             ", limited by " + std::string(to_string(o.limited_by)) + ")";
     std::string text = "block " + num(threads) + " (" + detail::plural(detail::ceil_div(threads, d.wave_size), wave) + ")";
@@ -306,8 +352,9 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
         if (p.clamps[a] == grid_clamp::none) continue;
         clamped = true;
         text += std::string(", ") + axis_name(a) + " clamped to " + num(p.grid[a]) +
-                (p.clamps[a] == grid_clamp::dispatch_work_item_limit
-                     ? " by the 2^32-1 work-items-per-dimension dispatch limit"
+                (p.clamps[a] == grid_clamp::dispatch_work_item_limit ? " by the 2^32-1 work-items-per-dimension dispatch limit"
+                 : p.clamps[a] == grid_clamp::saturated
+                     ? " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + cu + " busy, as plan_options::grid asked)"
                      : " by the device's maximum grid " + std::string(axis_name(a)));
     }
     if (p.grid_stride)

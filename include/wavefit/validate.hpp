@@ -81,8 +81,65 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
     return out;
 }
 
+// The verdict of find_problems(d, k, cfg).has_error(), with comparisons and a few divisions only:
+// every launch runs this, and builds findings (and messages) only when it says there is an error.
+// A CPU test checks the two agree on random devices, kernels and configurations.
+constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+    const dims& grid = cfg.grid;
+    const dims& block = cfg.block;
+    if (grid.has_zero() || block.has_zero()) return true;
+    for (int a = 0; a < 3; ++a) {
+        if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
+        if (d.max_work_items_per_dimension != 0 && detail::saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
+            return true;
+    }
+    const std::uint64_t threads = block.volume();
+    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)) return true;
+    if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return true;
+    if ((k.registers > 0 || k.scalar_registers > 0) && device_limits_problem(d).empty()) {
+        const std::uint64_t waves_per_block = detail::ceil_div(threads, d.wave_size);
+        if (detail::register_block_limit(d, k.registers, waves_per_block) == 0 ||
+            detail::scalar_register_block_limit(d, k.scalar_registers, waves_per_block) == 0)
+            return true;
+    }
+    return !detail::shared_fits_one_block(d, detail::saturating_add(k.static_shared, cfg.dynamic_shared));
+}
+
+// The most threads per block the kernel's vector and scalar registers let one CU/SM hold (a whole
+// number of waves; 0 if not even one wave fits; u64_max when registers do not limit). The runtime
+// computes it once per kernel, so the launch path compares instead of dividing.
+constexpr std::uint64_t register_bound_threads(const device_limits& d, const kernel_resources& k) noexcept {
+    if ((k.registers == 0 && k.scalar_registers == 0) || !device_limits_problem(d).empty()) return detail::u64_max;
+    if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return 0;
+    std::uint64_t waves = 0;
+    // Residency only falls as blocks gain waves: count up to the first block that does not fit.
+    for (std::uint64_t w = 1; w <= detail::ceil_div(d.max_threads_per_block, d.wave_size); ++w) {
+        if (detail::register_block_limit(d, k.registers, w) == 0 || detail::scalar_register_block_limit(d, k.scalar_registers, w) == 0)
+            break;
+        waves = w;
+    }
+    return waves == detail::ceil_div(d.max_threads_per_block, d.wave_size) ? detail::u64_max : waves * d.wave_size;
+}
+
+// has_launch_errors with the kernel's register bound precomputed (register_bound_threads).
+constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
+                                 std::uint64_t register_bound) noexcept {
+    const dims& grid = cfg.grid;
+    const dims& block = cfg.block;
+    if (grid.has_zero() || block.has_zero()) return true;
+    for (int a = 0; a < 3; ++a) {
+        if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
+        if (d.max_work_items_per_dimension != 0 && detail::saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
+            return true;
+    }
+    const std::uint64_t threads = block.volume();
+    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)) return true;
+    if (threads > register_bound) return true;
+    return !detail::shared_fits_one_block(d, detail::saturating_add(k.static_shared, cfg.dynamic_shared));
+}
+
 constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
-    return !find_problems(d, k, cfg).has_error();
+    return !has_launch_errors(d, k, cfg);
 }
 
 namespace detail {
@@ -146,7 +203,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             out.message = "block " + dims_text(cfg.block) + " = " + num(f.value) + " threads exceeds the maximum of " +
                           num(f.limit) + " threads per block on " + dev;
             out.fix = "use at most " + num(f.limit) + " threads per block, e.g. " + num(suggestion) + " (" +
-                      detail::plural(suggestion / d.wave_size, wave) + ")" + detail::same_work_hint(cfg, suggestion) +
+                      detail::plural(d.wave_size == 0 ? 0 : suggestion / d.wave_size, wave) + ")" + detail::same_work_hint(cfg, suggestion) +
                       (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave" : "");
             break;
         }
@@ -199,7 +256,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t waves_per_simd = d.registers_per_simd_lane / (per_lane == 0 ? 1 : per_lane);
             std::string why;
             if (detail::block_exceeds_register_cap(d, k.registers, waves)) {
-                why = "it needs " + num(detail::saturating_mul(per_lane * d.wave_size, detail::align_up(waves, d.simds_per_cu))) +
+                why = "it needs " + num(detail::saturating_mul(detail::saturating_mul(per_lane, d.wave_size), detail::align_up(waves, d.simds_per_cu))) +
                       " registers per block (allocated per " + wave + " and rounded to the " + num(d.simds_per_cu) +
                       " sub-partitions), above the limit of " + num(d.max_registers_per_block);
             } else {
@@ -256,7 +313,8 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         }
         case diagnostic_code::block_not_wave_multiple: {
             const std::uint64_t waves = detail::ceil_div(threads, d.wave_size);
-            const std::uint64_t idle = waves * d.wave_size - threads;
+            // Lanes past the last thread, without forming waves x wave_size (which wraps for huge blocks).
+            const std::uint64_t idle = d.wave_size - threads % d.wave_size;
             out.message = threads < d.wave_size
                               ? "a block of " + num(threads) + " threads fills only " + num(threads) + " of the " +
                                     num(d.wave_size) + " lanes of one " + wave + " on " + dev + "; " + num(idle) + " lanes idle"

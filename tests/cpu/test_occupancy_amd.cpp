@@ -164,7 +164,7 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
 //      gfx950)} x every block size 1..1024 x register counts at granule edges x SGPRs {0, 112}.
 void sweep_preset(const std::string& key) {
     const wavefit::device_limits& d = presets::by_name(key);
-    const hip_device& hip = hip_device_for(key);
+    const hip_device hip = hip_device_for(key);
     INFO("preset " << key << " (" << wavefit::device_text(d) << ")");
     const std::uint32_t max_registers = hip.isa_major >= 10 ? 256 : 512;
 
@@ -226,7 +226,7 @@ TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and 
 
 TEST_CASE("a block above the device's 1024 threads gets 0 blocks on AMD, as in HIP", "[occupancy][amd]") {
     for (const char* key : {"mi250x", "mi300x", "mi355x", "rx7900xtx"}) {
-        const hip_device& hip = hip_device_for(key);
+        const hip_device hip = hip_device_for(key);
         for (std::uint64_t block : {1025u, 2048u, 65536u}) {
             const wavefit::occupancy_report r = occupancy(presets::by_name(key), kernel_resources{}, block);
             CAPTURE(key, block, r.active_blocks_per_cu);

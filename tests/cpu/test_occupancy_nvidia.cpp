@@ -172,7 +172,7 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
 //      opt-in - 1, opt-in, opt-in + 1} x every block size x registers {0, 32, 64, 65, 128, 168, 255}.
 void sweep_preset(const std::string& key) {
     const wavefit::device_limits& d = presets::by_name(key);
-    const cuda_device_prop& p = cuda_device_for(key);
+    const cuda_device_prop p = cuda_device_for(key);
     INFO("preset " << key << " (" << wavefit::device_text(d) << ")");
 
     sweep_result regs_sweep;

@@ -159,8 +159,7 @@ private:
         const std::uint64_t at = pos_;
         const std::uint8_t tag = next_byte(what);
         std::uint64_t count = 0;
-        if (map && tag >= 0x80 && tag <= 0x8f) count = tag & 0x0fu;
-        else if (!map && tag >= 0x90 && tag <= 0x9f) count = tag & 0x0fu;
+        if (map ? (tag >= 0x80 && tag <= 0x8f) : (tag >= 0x90 && tag <= 0x9f)) count = tag & 0x0fu;  // fixmap / fixarray
         else if (tag == (map ? 0xde : 0xdc)) count = take(2, what);
         else if (tag == (map ? 0xdf : 0xdd)) count = take(4, what);
         else wrong_type(at, tag, what, map ? "a map" : "an array");

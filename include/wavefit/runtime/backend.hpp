@@ -180,7 +180,9 @@ inline error_type read_names(std::string& name, std::string& arch, int device) {
 
 // The kernel's compiled resources (registers, static shared memory, its own max threads per block,
 // local/scratch bytes). Neither runtime reports SGPRs: scalar_registers stays 0 (not limiting).
-inline error_type read_kernel_resources(kernel_resources& out, const void* kernel) noexcept {
+// `max_dynamic_shared` receives the kernel's current dynamic shared memory limit (raised earlier by
+// the program itself, or the default).
+inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& max_dynamic_shared, const void* kernel) noexcept {
 #if defined(WAVEFIT_BACKEND_HIP)
     hipFuncAttributes attr{};
     const error_type e = hipFuncGetAttributes(&attr, kernel);
@@ -194,6 +196,7 @@ inline error_type read_kernel_resources(kernel_resources& out, const void* kerne
     out.static_shared = attr.sharedSizeBytes;
     out.max_threads_per_block = attr.maxThreadsPerBlock < 0 ? 0u : static_cast<std::uint32_t>(attr.maxThreadsPerBlock);
     out.local_bytes_per_thread = attr.localSizeBytes;
+    max_dynamic_shared = attr.maxDynamicSharedSizeBytes < 0 ? 0u : static_cast<std::uint64_t>(attr.maxDynamicSharedSizeBytes);
     return success;
 }
 

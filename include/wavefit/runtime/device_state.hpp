@@ -21,6 +21,7 @@
 #include "../device_limits.hpp"
 #include "../kernel_resources.hpp"
 #include "../plan.hpp"
+#include "../validate.hpp"
 #include "backend.hpp"
 #include "launch_error.hpp"
 #include "once_cache.hpp"
@@ -115,6 +116,7 @@ inline std::string demangled(const char* mangled) {
 // been raised (CUDA's opt-in is per kernel and persists, so it is set at most once per size).
 struct kernel_state {
     kernel_resources resources;
+    std::uint64_t register_bound = 0;  // register_bound_threads(device, resources): checked per launch
     std::string name;  // demangled where possible, for messages
     std::atomic<std::uint64_t> dynamic_shared_limit{0};
     std::mutex opt_in_mutex;
@@ -157,13 +159,18 @@ inline kernel_state& cached_kernel_state(int device, const void* kernel, backend
                                          const device_limits& limits) {
     return *kernel_cache().get(kernel_key{device, kernel}, [&] {
         auto state = std::make_unique<kernel_state>();
-        if (const backend::error_type e = backend::read_kernel_resources(state->resources, kernel); e != backend::success)
+        std::uint64_t max_dynamic_shared = 0;
+        if (const backend::error_type e = backend::read_kernel_resources(state->resources, max_dynamic_shared, kernel);
+            e != backend::success)
             throw query_exception{{e, "reading the kernel's attributes"}};
         state->resources.max_threads_per_block = declared_max_threads(limits, state->resources);
+        state->register_bound = register_bound_threads(limits, state->resources);
         state->name = demangled(backend::kernel_name(kernel, stream));
-        // Without an opt-in a kernel may use the default per-block size minus its static part.
+        // The limit as the kernel has it now: the default (per-block size minus the static part), or
+        // what the program raised it to before wavefit saw the kernel; wavefit only ever raises it.
         const std::uint64_t static_part = state->resources.static_shared;
-        state->dynamic_shared_limit.store(limits.shared_per_block > static_part ? limits.shared_per_block - static_part : 0);
+        const std::uint64_t by_default = limits.shared_per_block > static_part ? limits.shared_per_block - static_part : 0;
+        state->dynamic_shared_limit.store(max_dynamic_shared > by_default ? max_dynamic_shared : by_default);
         return state;
     });
 }

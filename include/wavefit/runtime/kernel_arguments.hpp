@@ -20,9 +20,7 @@ struct argument_rules {
 
     // A pointer parameter takes a pointer to the same type (adding const/volatile is fine) or nullptr.
     static constexpr bool pointer_matches = [] {
-        if constexpr (!std::is_pointer_v<param>) {
-            return true;
-        } else if constexpr (std::is_same_v<arg, std::nullptr_t>) {
+        if constexpr (!std::is_pointer_v<param> || std::is_same_v<arg, std::nullptr_t>) {
             return true;
         } else if constexpr (std::is_pointer_v<arg>) {
             return std::is_same_v<std::remove_cv_t<std::remove_pointer_t<arg>>, std::remove_cv_t<std::remove_pointer_t<param>>> &&

@@ -68,15 +68,25 @@ inline void fail_runtime(launch_result& r, backend::error_type e, const std::str
     (void)backend::take_last_error();
 }
 
+// Whether the process sees exactly one GPU, asked once (the count cannot change in a process).
+inline bool only_one_visible_device() noexcept {
+    static const bool one = visible_device_count() == 1;
+    return one;
+}
+
 // Finds the current device and the kernel's cached state. The last kernel each thread launched is
 // remembered, so a loop of launches costs one cudaGetDevice/hipGetDevice and a compare.
 inline bool resolve_target(const void* kernel, backend::stream_type stream, launch_target& t, launch_result& r) noexcept {
     thread_local launch_target last{};
     thread_local const void* last_kernel = nullptr;
     int device = 0;
-    if (const backend::error_type e = backend::current_device(device); e != backend::success) {
-        fail_runtime(r, e, "to report the current device");
-        return false;
+    // hip/cudaGetDevice costs about 67 ns on the H200's host (bench/RESULTS.md), 1.3% of a launch.
+    // With one visible GPU the current device can only be 0, so the query is skipped.
+    if (!only_one_visible_device()) {
+        if (const backend::error_type e = backend::current_device(device); e != backend::success) {
+            fail_runtime(r, e, "to report the current device");
+            return false;
+        }
     }
     if (kernel == last_kernel && device == last.device) {
         t = last;
@@ -136,9 +146,8 @@ inline bool ensure_dynamic_shared(launch_result& r, const launch_target& t, cons
 inline void validated_launch(launch_result& r, const launch_target& t, const void* kernel, const launch_config& cfg,
                              void** args, backend::stream_type stream) {
     r.config = cfg;
-    const findings problems = find_problems(*t.limits, t.kernel->resources, cfg);
-    if (problems.has_error()) {
-        reject(r, problems, t, cfg);
+    if (has_launch_errors(*t.limits, t.kernel->resources, cfg, t.kernel->register_bound)) {
+        reject(r, find_problems(*t.limits, t.kernel->resources, cfg), t, cfg);
         return;
     }
     if (!ensure_dynamic_shared(r, t, kernel, cfg.dynamic_shared)) return;
@@ -157,6 +166,7 @@ inline void validated_launch(launch_result& r, const launch_target& t, const voi
 inline bool planned_config(launch_result& r, const launch_target& t, const void* kernel, const work& w, launch_config& cfg) {
     const device_limits& d = *t.limits;
     const plan_key key{t.device, kernel, w.options.dynamic_shared, w.options.min_efficient_block, w.one_dimensional};
+    // The block choice does not depend on the grid policy; the grid is computed per launch.
     // Each thread remembers its last block choice, so repeated launches of one kernel skip even the
     // shared-lock lookup; entries are never erased, so the pointer stays valid.
     thread_local plan_key last_key{-1, nullptr, 0, 0, false};
@@ -192,7 +202,8 @@ inline bool planned_config(launch_result& r, const launch_target& t, const void*
     const std::uint64_t threads = block_for_work(d, c, elements, w.options);
     grid_clamp clamp = grid_clamp::none;
     if (w.one_dimensional) {
-        cfg = launch_config{dims{grid_for_extent(d, 0, w.extent.x, threads, clamp)}, dims{threads}, w.options.dynamic_shared};
+        cfg = launch_config{dims{grid_for_elements(d, c, threads, w.extent.x, w.options, clamp)}, dims{threads},
+                            w.options.dynamic_shared};
     } else {
         const dims block = shape_block(d, threads, w.extent);
         dims grid{1, 1, 1};
