@@ -1,0 +1,80 @@
+// The classic port. A CUDA kernel moves to HIP with its launch unchanged:
+//
+//     hipLaunchKernelGGL(scale, dim3(n / 512), dim3(512), 0, stream, x, n, a);
+//
+// On the way the kernel got __launch_bounds__(256), and the data grew past 2^32 elements. This shows
+//   1. what wavefit::check says about that launch on an MI300X (a preset: no GPU needed),
+//   2. what wavefit::launch(scale, n, stream, ...) does there instead (wavefit::plan),
+//   3. on the GPU at hand: the raw launch fails with the runtime's error, wavefit rejects the same
+//      configuration before calling the runtime, and wavefit::launch(scale, n, ...) just works.
+#include "example_runtime.hpp"
+
+#include <cstdint>  // 64-bit sizes
+#include <vector>   // host data
+
+__global__ void __launch_bounds__(256) scale(float* x, std::uint64_t n, float a) {
+    for (const std::uint64_t i : wavefit::grid_stride(n)) x[i] *= a;
+}
+
+int main() {
+    using namespace wavefit;
+    bool as_intended = true;
+
+    // 1. The ported launch on an MI300X over 2^33 elements. The kernel's own bound is what the
+    //    compiler records for __launch_bounds__(256); on a GPU, kernel_resources_for(scale) reads it.
+    const std::uint64_t big = std::uint64_t{1} << 33;
+    kernel_resources bound_256{};
+    bound_256.max_threads_per_block = 256;
+    const launch_config ported{dims{big / 512}, dims{512}};
+    std::printf("hipLaunchKernelGGL(scale, dim3(%llu), dim3(512), ...) over 2^33 elements on an MI300X:\n",
+                static_cast<unsigned long long>(big / 512));
+    const std::vector<diagnostic> found = check(presets::mi300x, bound_256, ported);
+    print_diagnostics(found);
+    const findings problems = find_problems(presets::mi300x, bound_256, ported);
+    as_intended &= !is_valid(found) && problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
+                   problems.contains(diagnostic_code::work_items_exceed_dispatch_limit);
+
+    // 2. What wavefit::launch(scale, n, stream, ...) launches there: a block within the bound, a grid
+    //    clamped below 2^32 work-items, and the kernel's grid-stride loop covers the rest.
+    const launch_plan p = plan(presets::mi300x, bound_256, big);
+    std::printf("\nwavefit::launch(scale, 2^33, stream, ...) on an MI300X: %s\n", plan_reason(p, presets::mi300x, bound_256).c_str());
+    as_intended &= p.ok() && p.block.x <= 256 && p.grid_stride;
+
+    // 3. The same on a real GPU, over 2^24 elements.
+    if (!gpu_available()) return finish(as_intended);
+    const std::uint64_t n = std::uint64_t{1} << 24;
+    float* x = nullptr;
+    HIP_CHECK(hipMalloc(&x, n * sizeof(float)));
+    const std::vector<float> ones(n, 1.0f);
+    HIP_CHECK(hipMemcpy(x, ones.data(), n * sizeof(float), hipMemcpyHostToDevice));
+    hipStream_t stream = nullptr;
+    HIP_CHECK(hipStreamCreate(&stream));
+
+    hipLaunchKernelGGL(scale, dim3(static_cast<unsigned>(n / 512)), dim3(512), 0, stream, x, n, 2.0f);
+    hipError_t raw = hipGetLastError();
+    if (raw == hipSuccess) raw = hipStreamSynchronize(stream);  // some runtimes report it only here
+    std::printf("  the ported launch: %s\n", hipGetErrorName(raw));
+    as_intended &= raw != hipSuccess;
+    (void)hipGetLastError();
+
+    const launch_result rejected = try_launch(scale, launch_config{dims{n / 512}, dims{512}}, stream, x, n, 2.0f);
+    std::printf("  wavefit::try_launch with the same configuration: %s\n", rejected.message.c_str());
+    as_intended &= rejected.status == launch_status::rejected && rejected.runtime_code == 0 &&
+                   rejected.diagnostic == diagnostic_code::block_exceeds_kernel_max_threads;
+
+    const launch_config used = plan(scale, n).config();
+    launch(scale, n, stream, x, n, 2.0f);  // throws wavefit::launch_error if anything were wrong
+    HIP_CHECK(hipStreamSynchronize(stream));
+    std::vector<float> result(n);
+    HIP_CHECK(hipMemcpy(result.data(), x, n * sizeof(float), hipMemcpyDeviceToHost));
+    std::uint64_t wrong = 0;
+    for (const float v : result) wrong += v != 2.0f;
+    std::printf("  wavefit::launch(scale, n, stream, ...) used grid %s, block %s: %llu of %llu values wrong\n",
+                detail::dims_text(used.grid).c_str(), detail::dims_text(used.block).c_str(),
+                static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(n));
+    as_intended &= wrong == 0;
+
+    HIP_CHECK(hipStreamDestroy(stream));
+    HIP_CHECK(hipFree(x));
+    return finish(as_intended);
+}
