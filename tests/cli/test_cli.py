@@ -10,12 +10,18 @@ import os
 import random
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import unittest
 from pathlib import Path
 
 CLI = os.environ.get("WAVEFIT_CLI", "")
+# The directory where tests/code_object built its sample kernels; empty when WAVEFIT_TEST_CODE_OBJECTS
+# is OFF (no hipcc), and then the tests on compiled binaries are skipped.
+SAMPLES = os.environ.get("WAVEFIT_CODE_OBJECT_SAMPLES", "")
 # "" for the default build, "CUDA" or "HIP" when the CLI was built with a GPU backend.
 BACKEND = os.environ.get("WAVEFIT_CLI_BACKEND", "")
 # Generous: sanitizer builds are slow, but a hang must still fail rather than stall CTest.
@@ -43,6 +49,11 @@ PLAN_KEYS = {"elements", "empty", "block", "grid", "grid_stride", "occupancy", "
 PLAN_OCCUPANCY_KEYS = {"active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 OCCUPANCY_ROW_KEYS = {"block", "active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 EXPLAIN_KEYS = {"name", "code", "meaning", "causes", "fixes"}
+# CONTRACT.md's inspect entry, and what wavefit adds to it.
+INSPECT_KEYS = {"target", "name", "demangled", "vgpr_count", "agpr_count", "sgpr_count", "static_shared", "scratch",
+                "max_threads", "wave_size", "preset", "recommended_block", "occupancy"}
+INSPECT_EXTRA_KEYS = {"target_id", "symbol", "vgpr_spill_count", "sgpr_spill_count", "uses_dynamic_stack", "notes"}
+KERNEL_KEYS = {"file", "name", "demangled", "target", "preset", "notes"}
 PRESET_KEYS = {"name", "arch", "wave_size", "compute_units"}
 
 # What a sanitizer build prints when it finds a bug; the process may still exit 0/1/2.
@@ -174,7 +185,7 @@ class TopLevel(CliAssertions, unittest.TestCase):
             result = run(flag)
             self.assert_exit(result, 0)
             self.assertEqual(result.err, "", result.describe())
-            for sub in ("presets", "info", "check", "plan", "occupancy", "explain"):
+            for sub in ("presets", "info", "check", "plan", "occupancy", "inspect", "explain"):
                 self.assertIn(sub, result.out, result.describe())
 
     def test_every_subcommand_has_help_on_stdout_listing_its_flags(self):
@@ -182,11 +193,12 @@ class TopLevel(CliAssertions, unittest.TestCase):
             "presets": ["--json"],
             "info": ["--preset", "--device", "--json"],
             "check": ["--preset", "--device", "--grid", "--block", "--regs", "--sgprs", "--static-shared",
-                      "--dynamic-shared", "--kernel-max-threads", "--json"],
+                      "--dynamic-shared", "--kernel-max-threads", "--kernel FILE:NAME", "--json"],
             "plan": ["--preset", "--device", "--elements", "--extent", "--regs", "--sgprs", "--static-shared",
-                     "--dynamic-shared", "--kernel-max-threads", "--json"],
+                     "--dynamic-shared", "--kernel-max-threads", "--kernel FILE:NAME", "--json"],
             "occupancy": ["--preset", "--device", "--block", "--regs", "--sgprs", "--static-shared",
-                          "--dynamic-shared", "--kernel-max-threads", "--json"],
+                          "--dynamic-shared", "--kernel-max-threads", "--kernel FILE:NAME", "--json"],
+            "inspect": ["FILE", "--preset", "--kernel NAME", "--json"],
             "explain": ["--json"],
         }
         for sub, flags in expected_flags.items():
@@ -705,6 +717,439 @@ class NumberSyntaxThroughFlags(CliAssertions, unittest.TestCase):
         self.assertEqual(a, b)
 
 
+class CodeObjectSamples(CliAssertions):
+    """Tests on the kernels tests/code_object compiles with hipcc (samples.hip for gfx90a and gfx940 in
+    every container kind, isa_samples.hip for gfx906 and gfx1100 in wave32 and wave64). Values the
+    compiler chooses (register counts) are read from the files, never hard-coded here."""
+
+    CDNA_FILES = ["samples-gfx90a.co", "samples-gfx940.co", "samples.hipfb", "samples.o"]
+    LINKED_FILES = ["samples_app", "libsamples.so"]  # only where libamdhip64 was found
+
+    def setUp(self):
+        if not SAMPLES:
+            self.skipTest("no code object samples: they need hipcc and -DWAVEFIT_TEST_CODE_OBJECTS=ON")
+
+    def sample(self, name):
+        path = os.path.join(SAMPLES, name)
+        self.assertTrue(os.path.isfile(path), f"the sample {path} was not built")
+        return path
+
+    def linked_samples(self):
+        return [os.path.join(SAMPLES, n) for n in self.LINKED_FILES if os.path.isfile(os.path.join(SAMPLES, n))]
+
+    def inspect_json(self, *args):
+        result = run("inspect", *args, "--json")
+        self.assert_exit(result, 0)
+        self.assertEqual(result.err, "", result.describe())
+        doc = self.json_of(result)
+        self.assert_keys(doc, {"kernels"}, result)
+        for k in doc["kernels"]:
+            self.assert_keys(k, INSPECT_KEYS | INSPECT_EXTRA_KEYS, result)
+            for row in k["occupancy"]:
+                self.assert_keys(row, OCCUPANCY_ROW_KEYS, result)
+                self.assertIn(row["limiter"], LIMITERS, result.describe())
+        return doc["kernels"], result
+
+    def kernel_json(self, command, *args):
+        """`command` (occupancy, plan or check) with --json: the document and its "kernel" object."""
+        result = run(command, *args, "--json")
+        self.assertIn(result.returncode, (0, 1), result.describe())
+        self.assert_no_sanitizer_report(result)
+        doc = self.json_of(result)
+        self.assertIn("kernel", doc, result.describe())
+        self.assert_keys(doc["kernel"], KERNEL_KEYS, result)
+        return doc, result
+
+    @staticmethod
+    def by_target(kernels):
+        targets = {}
+        for k in kernels:
+            targets.setdefault(k["target"], []).append(k)
+        return targets
+
+    @staticmethod
+    def hip_rows(k, wave, simds, max_waves, vgprs, granule, sgprs, lds):
+        """FACTS.md section 3 for the kernel's block sizes: blocks per CU and resident waves."""
+        def align(v, unit):
+            return -(-v // unit) * unit
+        waves = max_waves
+        if k["vgpr_count"]:
+            waves = min(waves, vgprs // align(k["vgpr_count"], granule))
+        if k["sgpr_count"] and sgprs:
+            waves = min(waves, sgprs // align(k["sgpr_count"], 16))
+        rows = []
+        for block in range(wave, min(1024, k["max_threads"]) + 1, wave):
+            blocks = simds * waves * wave // align(block, wave)
+            if k["static_shared"]:
+                blocks = min(blocks, lds // k["static_shared"])
+            rows.append((block, blocks, blocks * (block // wave)))
+        return rows
+
+
+class InspectCommand(CodeObjectSamples, unittest.TestCase):
+    def test_one_entry_per_kernel_per_target_in_every_container_kind(self):
+        single = {}
+        for name in ("samples-gfx90a.co", "samples-gfx940.co"):
+            kernels, result = self.inspect_json(self.sample(name))
+            target = name[len("samples-"):-len(".co")]
+            self.assertEqual({k["target"] for k in kernels}, {target}, result.describe())
+            single[target] = sorted(k["name"] for k in kernels)
+        self.assertEqual(single["gfx90a"], single["gfx940"])
+        for path in [self.sample("samples.hipfb"), self.sample("samples.o")] + self.linked_samples():
+            kernels, result = self.inspect_json(path)
+            targets = self.by_target(kernels)
+            self.assertEqual(set(targets), {"gfx90a", "gfx940"}, result.describe())
+            for target, ks in targets.items():
+                names = sorted(k["name"] for k in ks)
+                if path.endswith("samples_app"):  # two translation units: one more kernel
+                    names.remove("_Z15second_tu_scalePddj")
+                self.assertEqual(names, single[target], result.describe())
+
+    def test_the_spilling_kernel_shows_its_spills_and_occupancy_on_mi300x(self):
+        path = self.sample("samples-gfx940.co")
+        kernels, result = self.inspect_json(path, "--kernel", "heavy_1024_spills")
+        self.assertEqual(len(kernels), 1, result.describe())
+        k = kernels[0]
+        self.assertEqual((k["name"], k["demangled"]),
+                         ("_Z17heavy_1024_spillsPKfPfi", "heavy_1024_spills(float const*, float*, int)"))
+        self.assertEqual((k["target"], k["preset"], k["max_threads"], k["wave_size"]), ("gfx940", "mi300x", 1024, 64))
+        self.assertEqual(k["symbol"], k["name"] + ".kd")
+        self.assertLessEqual(k["vgpr_count"], 128, "the bound of 1024 leaves 128 registers" + result.describe())
+        self.assertGreater(k["scratch"], 0, result.describe())
+        self.assertGreater(k["vgpr_spill_count"], 0, result.describe())
+        rows = [(r["block"], r["active_blocks_per_cu"], r["active_waves_per_cu"]) for r in k["occupancy"]]
+        self.assertEqual(rows, self.hip_rows(k, 64, 4, 8, 512, 8, 800, 65536), result.describe())
+        self.assertEqual(k["recommended_block"], 256, result.describe())
+        spill = [n for n in k["notes"] if n.startswith("spills ")]
+        self.assertEqual(spill, [f"spills {k['vgpr_spill_count']} VGPRs / uses {k['scratch']} bytes of scratch per "
+                                 "thread: the launch bound (1024) may be forcing the compiler to spill"], result.describe())
+
+    def test_text_shows_names_resources_the_spill_warning_the_recommendation_and_the_rows(self):
+        path = self.sample("samples-gfx940.co")
+        [k], _ = self.inspect_json(path, "--kernel", "heavy_1024_spills")
+        result = run("inspect", path, "--kernel", "heavy_1024_spills")
+        self.assert_exit(result, 0)
+        out = result.out
+        self.assertTrue(out.startswith(f"{path}: 1 kernel named heavy_1024_spills (of 13): 1 for gfx940\n"),
+                        result.describe())
+        self.assertIn("== gfx940 on MI300X (gfx942), preset mi300x ==\n", out, result.describe())
+        self.assertIn("\nheavy_1024_spills(float const*, float*, int)\n", out, result.describe())
+        self.assertRegex(out, r"(?m)^    mangled\s+_Z17heavy_1024_spillsPKfPfi$", result.describe())
+        self.assertRegex(out, rf"(?m)^    registers\s+{k['vgpr_count']} VGPRs, {k['sgpr_count']} SGPRs$", result.describe())
+        self.assertRegex(out, rf"(?m)^    scratch\s+{k['scratch']} bytes per thread, {k['vgpr_spill_count']} VGPRs spilled$",
+                         result.describe())
+        self.assertRegex(out, r"(?m)^    launch bound\s+1024 threads, wave64$", result.describe())
+        self.assertIn(f"\n    warning: spills {k['vgpr_spill_count']} VGPRs / uses {k['scratch']} bytes of scratch per "
+                      "thread: the launch bound (1024) may be forcing the compiler to spill\n", out, result.describe())
+        self.assertIn("\n    recommended block 256: ", out, result.describe())
+        rows = [line.split() for line in out.splitlines() if re.match(r"^\s+\d+\s+\d+\s+\d+\s+\d+%", line)]
+        self.assertEqual([int(r[0]) for r in rows], [r["block"] for r in k["occupancy"]], result.describe())
+        best = max(r["active_waves_per_cu"] for r in k["occupancy"])
+        self.assertEqual([int(r[0]) for r in rows if r[-1] == "*"],
+                         [r["block"] for r in k["occupancy"] if r["active_waves_per_cu"] == best], result.describe())
+
+    def test_kernel_selects_by_mangled_demangled_and_shortened_names(self):
+        path = self.sample("samples.hipfb")
+        cases = {
+            "_Z9heavy_256PKfPfi": ["_Z9heavy_256PKfPfi"],
+            "heavy_256(float const*, float*, int)": ["_Z9heavy_256PKfPfi"],
+            "heavy_256": ["_Z9heavy_256PKfPfi"],
+            "void lds_tile<4096>(float*)": ["_Z8lds_tileILi4096EEvPf"],
+            "lds_tile<4096>": ["_Z8lds_tileILi4096EEvPf"],
+            "lds_tile": ["_Z8lds_tileILi4096EEvPf", "_Z8lds_tileILi24576EEvPf", "_Z8lds_tileILi49152EEvPf"],
+            "wavefit_samples::tiled_transform": ["_ZN15wavefit_samples15tiled_transformIdLi1024ENS_3ops10scaled_sumIdEEEEvPKT_S6_PS4_T1_y"],
+            "tiled_transform": ["_ZN15wavefit_samples15tiled_transformIdLi1024ENS_3ops10scaled_sumIdEEEEvPKT_S6_PS4_T1_y"],
+        }
+        for name, mangled in cases.items():
+            with self.subTest(name=name):
+                kernels, result = self.inspect_json(path, "--kernel", name)
+                self.assertEqual(sorted(k["name"] for k in kernels), sorted(mangled * 2), result.describe())
+                self.assertEqual(sorted(k["target"] for k in kernels), sorted(["gfx90a", "gfx940"] * len(mangled)))
+
+    def test_a_name_no_kernel_has_is_exit_2_listing_the_kernels(self):
+        result = run("inspect", self.sample("samples.hipfb"), "--kernel", "heavy")
+        self.assert_usage_error(result, "no kernel named 'heavy'", "light_axpy", "heavy_256", "more)")
+
+    def test_preset_applies_to_every_target_and_warns_where_the_code_would_not_load(self):
+        path = self.sample("samples.hipfb")
+        default, _ = self.inspect_json(path)
+        kernels, result = self.inspect_json(path, "--preset", "mi300x")
+        self.assertEqual({k["preset"] for k in kernels}, {"mi300x"}, result.describe())
+        for k in kernels:
+            first = k["notes"][0] if k["notes"] else ""
+            if k["target"] == "gfx90a":
+                self.assertTrue(first.startswith("compiled for gfx90a, not for MI300X (gfx942)"), result.describe())
+                self.assertIn("hipErrorNoBinaryForGpu", first)
+                # gfx90a and gfx942 share the register and LDS model: the rows are those on MI250X.
+                twin = next(d for d in default if (d["name"], d["target"]) == (k["name"], "gfx90a"))
+                self.assertEqual(k["occupancy"], twin["occupancy"], result.describe())
+            else:
+                self.assertTrue(first.startswith("gfx940 is modelled as MI300X (gfx942)"), result.describe())
+        kernels, result = self.inspect_json(path, "--preset", "MI250X")
+        for k in kernels:
+            self.assertEqual(k["preset"], "mi250x", result.describe())
+            self.assertEqual(any("compiled for" in n for n in k["notes"]), k["target"] != "gfx90a", result.describe())
+
+    def test_an_unknown_or_nvidia_preset_is_a_usage_error(self):
+        path = self.sample("samples-gfx90a.co")
+        self.assert_usage_error(run("inspect", path, "--preset", "h100"), "--preset h100", "AMD", "mi300x")
+        self.assert_usage_error(run("inspect", path, "--preset", "mi400"), "'mi400'", "mi300x")
+
+    def test_a_target_without_preset_is_listed_without_occupancy(self):
+        path = self.sample("isa_samples-gfx906.co")
+        kernels, result = self.inspect_json(path)
+        self.assertGreater(len(kernels), 0)
+        for k in kernels:
+            self.assertEqual((k["target"], k["preset"], k["recommended_block"], k["occupancy"]),
+                             ("gfx906", None, None, []), result.describe())
+            self.assertIn("no preset models gfx906: pass --preset NAME to see the occupancy on a device", k["notes"])
+        text = run("inspect", path)
+        self.assert_exit(text, 0)
+        self.assertIn("== gfx906 ==\nnote: no preset models gfx906", text.out, text.describe())
+        self.assertNotIn("recommended block", text.out, text.describe())
+        kernels, result = self.inspect_json(path, "--preset", "mi210")
+        for k in kernels:
+            self.assertEqual(k["preset"], "mi210", result.describe())
+            self.assertTrue(k["occupancy"] and k["recommended_block"], result.describe())
+            self.assertTrue(k["notes"][0].startswith("compiled for gfx906, not for MI210 (gfx90a)"), result.describe())
+
+    def test_rdna_kernels_are_modelled_in_their_own_wave_size(self):
+        for name, wave, vgprs, granule in (("isa_samples-gfx1100.co", 32, 1536, 24),
+                                           ("isa_samples-gfx1100-wave64.co", 64, 768, 12)):
+            kernels, result = self.inspect_json(self.sample(name))
+            for k in kernels:
+                with self.subTest(file=name, kernel=k["name"]):
+                    self.assertEqual((k["target"], k["wave_size"], k["preset"]), ("gfx1100", wave, "rx7900xtx"))
+                    rows = [(r["block"], r["active_blocks_per_cu"], r["active_waves_per_cu"]) for r in k["occupancy"]]
+                    self.assertEqual(rows, self.hip_rows(k, wave, 4, 16, vgprs, granule, 0, 65536), result.describe())
+                    self.assertFalse(any("compiled for" in n for n in k["notes"]), result.describe())
+
+
+class KernelFromFile(CodeObjectSamples, unittest.TestCase):
+    """check, plan and occupancy with --kernel FILE:NAME instead of the resource flags."""
+
+    def test_occupancy_rows_equal_those_of_inspect_for_every_kernel(self):
+        path = self.sample("samples-gfx940.co")
+        kernels, _ = self.inspect_json(path)
+        for k in kernels:
+            with self.subTest(kernel=k["name"]):
+                doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:{k['name']}")
+                self.assert_exit(result, 0)
+                self.assertEqual(doc["rows"], k["occupancy"], result.describe())
+                self.assertEqual({key: doc["kernel"][key] for key in ("file", "name", "demangled", "target", "preset")},
+                                 {"file": path, "name": k["name"], "demangled": k["demangled"], "target": "gfx940",
+                                  "preset": "mi300x"}, result.describe())
+
+    def test_plan_chooses_the_recommended_block_and_check_enforces_the_launch_bound(self):
+        path = self.sample("samples-gfx940.co")
+        [k], _ = self.inspect_json(path, "--kernel", "heavy_256")
+        doc, result = self.kernel_json("plan", "--kernel", f"{path}:heavy_256", "--elements", "2^30")
+        self.assertTrue(doc["valid"], result.describe())
+        self.assertEqual(doc["block"][0], k["recommended_block"], result.describe())
+        self.assertEqual(doc["occupancy"]["limiter"], "registers", result.describe())
+        doc, result = self.kernel_json("check", "--kernel", f"{path}:heavy_256", "--grid", "1000", "--block", "512")
+        self.assert_exit(result, 1)
+        self.assertIn("block_exceeds_kernel_max_threads", {dg["code"] for dg in doc["diagnostics"]}, result.describe())
+        doc, result = self.kernel_json("check", "--kernel", f"{path}:heavy_256", "--grid", "1000", "--block", "256")
+        self.assert_exit(result, 0)
+        self.assertTrue(doc["valid"], result.describe())
+
+    def test_text_output_names_the_kernel_first(self):
+        path = self.sample("samples-gfx940.co")
+        result = run("check", "--kernel", f"{path}:heavy_1024_spills", "--grid", "8", "--block", "256")
+        self.assert_exit(result, 0)
+        lines = result.out.splitlines()
+        self.assertEqual(lines[0], f"kernel heavy_1024_spills(float const*, float*, int) [gfx940] from {path}",
+                         result.describe())
+        self.assertTrue(any(line.startswith("warning: spills ") for line in lines), result.describe())
+        self.assertTrue(any(line.startswith("valid: launch fits MI300X (gfx942)") for line in lines), result.describe())
+
+    def test_dynamic_shared_memory_adds_to_the_kernels_static_lds(self):
+        path = self.sample("samples-gfx90a.co")
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:dynamic_lds", "--dynamic-shared", "32Ki",
+                                       "--block", "256")
+        self.assertEqual((doc["rows"][0]["active_blocks_per_cu"], doc["rows"][0]["limiter"]), (2, "shared_memory"),
+                         result.describe())
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:lds_tile<24576>", "--dynamic-shared", "16Ki",
+                                       "--block", "256")
+        self.assertEqual(doc["rows"][0]["active_blocks_per_cu"], 65536 // (24576 + 16384), result.describe())
+
+    def test_the_device_follows_the_target_and_the_preset_picks_the_build(self):
+        path = self.sample("samples.hipfb")
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_256")
+        self.assertEqual((doc["kernel"]["target"], doc["kernel"]["preset"]), ("gfx90a", "mi250x"), result.describe())
+        self.assertIn("compiled for gfx90a and gfx940: using the gfx90a build (--preset chooses the device and with "
+                      "it the build)", doc["kernel"]["notes"], result.describe())
+        for preset, target in (("mi300x", "gfx940"), ("mi300a", "gfx940"), ("mi210", "gfx90a")):
+            doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_256", "--preset", preset)
+            self.assertEqual((doc["kernel"]["target"], doc["kernel"]["preset"]), (target, preset), result.describe())
+            self.assertFalse(any("using the" in n for n in doc["kernel"]["notes"]), result.describe())
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_256", "--preset", "mi355x")
+        self.assertTrue(any(n.startswith("compiled for gfx90a, not for MI355X (gfx950)") for n in doc["kernel"]["notes"]),
+                        result.describe())
+
+    def test_file_names_and_kernel_names_may_hold_colons(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, "build:release")
+            os.mkdir(folder)
+            path = os.path.join(folder, "app:v1.hipfb")
+            shutil.copyfile(self.sample("samples.hipfb"), path)
+            for name in ("wavefit_samples::tiled_transform",
+                         "void wavefit_samples::tiled_transform<double, 1024, wavefit_samples::ops::scaled_sum<double> >"):
+                doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:{name}", "--block", "512")
+                self.assertEqual(doc["kernel"]["file"], path, result.describe())
+                self.assertTrue(doc["kernel"]["name"].startswith("_ZN15wavefit_samples15tiled_transform"), result.describe())
+
+    def test_a_name_of_several_kernels_or_of_none_is_a_usage_error(self):
+        path = self.sample("samples.hipfb")
+        self.assert_usage_error(run("occupancy", "--kernel", f"{path}:lds_tile"), "'lds_tile'", "several kernels",
+                                "lds_tile<4096>(float*)", "lds_tile<24576>(float*)", "lds_tile<49152>(float*)")
+        self.assert_usage_error(run("plan", "--kernel", f"{path}:no_such_kernel", "--elements", "1"),
+                                "no kernel named 'no_such_kernel'", "heavy_256")
+        self.assert_usage_error(run("check", "--kernel", f"{path}:", "--grid", "1", "--block", "64"),
+                                "expected FILE:NAME", "light_axpy")
+
+    def test_a_target_without_preset_needs_an_amd_preset(self):
+        path = self.sample("isa_samples-gfx906.co")
+        self.assert_usage_error(run("occupancy", "--kernel", f"{path}:isa_light"), "gfx906", "--preset")
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:isa_light", "--preset", "mi210")
+        self.assert_exit(result, 0)
+        self.assertTrue(doc["kernel"]["notes"][0].startswith("compiled for gfx906, not for MI210"), result.describe())
+        self.assert_usage_error(run("occupancy", "--kernel", f"{path}:isa_light", "--preset", "h200"), "AMD")
+
+    def test_a_wave64_rdna_kernel_is_planned_in_wave64(self):
+        path = self.sample("isa_samples-gfx1100-wave64.co")
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:isa_light")
+        self.assertEqual([r["block"] for r in doc["rows"]], list(range(64, 1025, 64)), result.describe())
+        doc, result = self.kernel_json("plan", "--kernel", f"{path}:isa_light", "--elements", "1M")
+        self.assertEqual(doc["block"][0] % 64, 0, result.describe())
+
+
+class HostileCodeObjects(CodeObjectSamples, unittest.TestCase):
+    """Files from anywhere: damage gives one line and exit 2, never a crash, a hang or broken output
+    (run the sanitizer build to have AddressSanitizer and UBSan watch every process)."""
+
+    LONG_NAME_PREFIX = b"_ZN15wavefit_samples10long_names"
+
+    def commands_on(self, path):
+        return [["inspect", path], ["inspect", path, "--json"], ["occupancy", "--kernel", f"{path}:heavy_256"],
+                ["plan", "--kernel", f"{path}:heavy_256", "--elements", "1M", "--json"],
+                ["check", "--kernel", f"{path}:heavy_256", "--grid", "1", "--block", "64"]]
+
+    def test_truncated_flipped_garbage_and_empty_files_exit_2_with_one_line(self):
+        data = Path(self.sample("samples-gfx90a.co")).read_bytes()
+        bundle = Path(self.sample("samples.hipfb")).read_bytes()
+        flipped = bytearray(data)
+        for i in range(40, 48):  # e_shoff: the section headers now lie far beyond the file
+            flipped[i] ^= 0xFF
+        rng = random.Random(7)
+        files = {
+            "truncated.co": (data[:len(data) // 2], "extends past the end"),
+            "truncated.hipfb": (bundle[:len(bundle) // 3], "extends past the end"),
+            "flipped.co": (bytes(flipped), "section header table"),
+            "garbage.co": (bytes(rng.randrange(256) for _ in range(4096)), "no known magic"),
+            "empty.co": (b"", "empty"),
+            "elf-header-only.co": (data[:64], "ELF"),
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, (content, reason) in files.items():
+                path = os.path.join(tmp, name)
+                with open(path, "wb") as f:
+                    f.write(content)
+                for argv in self.commands_on(path):
+                    with self.subTest(file=name, argv=argv[0]):
+                        self.assert_usage_error(run(*argv), f"{path}: ", reason)
+
+    def test_random_damage_to_the_metadata_reads_or_fails_cleanly(self):
+        data = Path(self.sample("samples-gfx940.co")).read_bytes()
+        metadata = data.find(b"amdhsa.kernels")
+        self.assertGreater(metadata, 0)
+        rng = random.Random(20251203)
+        seen = set()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "damaged.co")
+            for _ in range(80):
+                damaged = bytearray(data)
+                for _ in range(rng.randint(1, 4)):
+                    damaged[rng.randrange(max(0, metadata - 600), min(len(data), metadata + 6000))] = rng.randrange(256)
+                if rng.random() < 0.2:
+                    damaged = damaged[:rng.randrange(len(damaged))]
+                with open(path, "wb") as f:
+                    f.write(damaged)
+                result = run("inspect", path, "--json")
+                self.assertIn(result.returncode, (0, 2), result.describe())
+                self.assert_no_sanitizer_report(result)
+                if result.returncode == 2:
+                    self.assert_usage_error(result, path)
+                else:
+                    self.json_of(result)
+                seen.add(result.returncode)
+        self.assertEqual(seen, {0, 2}, "the damage should both break and spare some files")
+
+    def with_long_name(self, replacement):
+        """isa_samples-gfx1100.co with its long kernel name overwritten (same length) by `replacement`."""
+        data = Path(self.sample("isa_samples-gfx1100.co")).read_bytes()
+        m = re.search(re.escape(self.LONG_NAME_PREFIX) + rb"[0-9A-Za-z_]+", data)
+        name = m.group(0)[:-3] if m.group(0).endswith(b".kd") else m.group(0)
+        new = (replacement * (len(name) // len(replacement) + 1))[:len(name)] if len(replacement) < len(name) else replacement
+        self.assertEqual(len(new), len(name), "the replacement must keep the metadata's layout")
+        return data.replace(name, new), name
+
+    def test_hostile_kernel_names_stay_inside_one_json_string_and_one_text_line(self):
+        hostile = b"evil\x1b[31m\n\"'\\\x00\xff\xfe\xc3(\x7f\xe2\x80\xae"
+        content, _ = self.with_long_name(hostile)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "hostile.co")
+            with open(path, "wb") as f:
+                f.write(content)
+            kernels, result = self.inspect_json(path)
+            self.assertEqual(result.out.count("\n"), 1, result.describe())
+            evil = [k for k in kernels if k["name"].startswith("evil")]
+            self.assertEqual(len(evil), 1, result.describe())
+            self.assertTrue(evil[0]["name"].startswith("evil\x1b[31m\n\"'\\\x00\ufffd\ufffd\ufffd(\x7f\u202e"),
+                            result.describe())
+            self.assertEqual(evil[0]["demangled"], evil[0]["name"])
+            text = run("inspect", path)
+            self.assert_exit(text, 0)
+            bad = [c for c in text.out if c != "\n" and not " " <= c <= "~"]
+            self.assertEqual(bad, [], "text output holds control or non-ASCII characters" + text.describe())
+            self.assertIn("\nevil\\x1b[31m\\x0a\"'\\\\x00\\xff\\xfe\\xc3(\\x7f\\xe2\\x80\\xaeevil", text.out,
+                          text.describe())
+            self.assert_usage_error(run("inspect", path, "--kernel", "nothing"), "nothing")
+
+    def test_a_name_that_demangles_to_gigabytes_costs_seconds_not_a_hang(self):
+        # Each level names B<X, X> for the previous X: 2^levels characters once demangled.
+        def seq(i):
+            digits, n, text = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", i - 1, ""
+            if i == 0:
+                return "S_"
+            while True:
+                text, n = digits[n % 36] + text, n // 36
+                if n == 0:
+                    return "S" + text + "_"
+        _, name = self.with_long_name(b"x")
+        levels, prev = "", 1
+        while len("_Z99" + "P1A1B" + levels) + 20 < len(name):
+            levels += seq(2) + "I" + seq(prev) + seq(prev) + "E"
+            prev = prev + 2 if prev == 1 else prev + 1
+        pad = len(name) - len("_Z" + "P1A1B" + levels)
+        pad -= len(str(pad - 2))
+        bomb = ("_Z" + str(pad) + "f" * pad + "P1A1B" + levels).encode()
+        self.assertGreater(levels.count("I"), 30)
+        content, _ = self.with_long_name(bomb)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bomb.co")
+            with open(path, "wb") as f:
+                f.write(content)
+            start = time.monotonic()
+            kernels, result = self.inspect_json(path)
+            self.assertLess(time.monotonic() - start, 20, result.describe())
+            [k] = [k for k in kernels if k["name"] == bomb.decode()]
+            self.assertEqual(k["demangled"], k["name"], "the bomb stays mangled")
+            others = [k for k in kernels if k["name"] != bomb.decode()]
+            self.assertTrue(all(k["demangled"] != k["name"] for k in others), result.describe())
+
+
 class GpuBackend(CliAssertions, unittest.TestCase):
     """A CLI built with WAVEFIT_CLI_BACKEND=CUDA or HIP reads real GPUs; without one it says so."""
 
@@ -812,6 +1257,24 @@ class MalformedInput(CliAssertions, unittest.TestCase):
         (["explain"], ["CODE"]),
         (["explain", "9", "--preset", "mi300x"], ["--preset"]),
         (["--version", "extra"], ["'extra'"]),
+        (["inspect"], ["FILE"]),
+        (["inspect", "a.co", "b.co"], ["'b.co'"]),
+        (["inspect", ""], ["FILE"]),
+        (["inspect", "/nonexistent/app.co"], ["/nonexistent/app.co: no such file"]),
+        (["inspect", "/"], ["/: not a regular file"]),
+        (["inspect", "/nonexistent/app.co", "--kernel", ""], ["--kernel", "NAME"]),
+        (["inspect", "app.co", "--grid", "1"], ["--grid", "inspect"]),
+        (["inspect", "app.co", "--regs", "1"], ["--regs", "inspect"]),
+        (["occupancy", "--kernel", "/nonexistent/app:k"], ["--kernel", "no such file", "'/nonexistent/app'"]),
+        (["occupancy", "--kernel", "no-colon-and-no-file"], ["--kernel", "FILE:NAME"]),
+        (["occupancy", "--kernel", ""], ["--kernel", "FILE:NAME"]),
+        (["occupancy", "--kernel", "/:k"], ["--kernel", "not a regular file"]),
+        (["plan", "--kernel", "app:k", "--elements", "1", "--regs", "64"], ["--regs", "--kernel"]),
+        (["check", "--kernel", "app:k", "--grid", "1", "--block", "64", "--static-shared", "1"],
+         ["--static-shared", "--kernel"]),
+        (["occupancy", "--kernel", "app:k", "--kernel-max-threads", "256"], ["--kernel-max-threads", "--kernel"]),
+        (["occupancy", "--kernel", "app:k", "--sgprs", "16"], ["--sgprs", "--kernel"]),
+        (["occupancy", "--block", "64"], ["--preset", "--kernel FILE:NAME"]),
         (["--frobnicate"], ["'--frobnicate'"]),
         (["plans"], ["'plans'"]),
     ]
@@ -820,6 +1283,20 @@ class MalformedInput(CliAssertions, unittest.TestCase):
         for argv, mentions in self.CASES:
             with self.subTest(argv=argv):
                 self.assert_usage_error(run(*argv), *mentions)
+
+    def test_files_that_are_not_code_objects_are_one_line_usage_errors(self):
+        # No samples needed: HostileCodeObjects damages real compiler output.
+        files = {"empty.co": (b"", "empty"), "garbage.co": (bytes(range(256)) * 8, "no known magic"),
+                 "elf-magic-only.co": (b"\x7fELF", "ELF"), "archive.a": (b"!<arch>\n", "archive")}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, (content, reason) in files.items():
+                path = os.path.join(tmp, name)
+                Path(path).write_bytes(content)
+                for argv in (["inspect", path], ["inspect", path, "--json", "--kernel", "k"],
+                             ["occupancy", "--kernel", f"{path}:k"], ["plan", "--kernel", f"{path}:k", "--elements", "9"],
+                             ["check", "--kernel", f"{path}:k", "--grid", "1", "--block", "1", "--json"]):
+                    with self.subTest(file=name, argv=argv[0]):
+                        self.assert_usage_error(run(*argv), f"{path}: ", reason)
 
     def test_usage_errors_print_nothing_on_stdout_even_with_json(self):
         for argv, _ in self.CASES:
@@ -862,7 +1339,8 @@ class ArgumentFuzz(CliAssertions, unittest.TestCase):
 
     RUNS = 300
     TOKENS = [
-        "presets", "info", "check", "plan", "occupancy", "explain", "--help", "--version", "--json", "--",
+        "presets", "info", "check", "plan", "occupancy", "inspect", "explain", "--help", "--version", "--json", "--",
+        "--kernel", "/", "/nonexistent:k", "x:y::z",
         "--preset", "--device", "--grid", "--block", "--elements", "--extent", "--regs", "--sgprs",
         "--static-shared", "--dynamic-shared", "--kernel-max-threads", "--preset=mi300x", "--elements=",
         "mi300x", "h200", "rx7900xtx", "MI250X", "a100", "nope",
@@ -879,7 +1357,7 @@ class ArgumentFuzz(CliAssertions, unittest.TestCase):
             argv[i] = "".join(chr(rng.choice([rng.randint(1, 127), rng.randint(128, 0x2FFF)]))
                               for _ in range(rng.randint(0, 12)))
         if rng.random() < 0.5:
-            argv.insert(0, rng.choice(["check", "plan", "occupancy", "explain", "info"]))
+            argv.insert(0, rng.choice(["check", "plan", "occupancy", "explain", "info", "inspect"]))
         return argv
 
     @staticmethod

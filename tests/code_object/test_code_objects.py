@@ -16,8 +16,9 @@ llvm-objcopy and clang-offload-bundler, not with wavefit. Then:
 
 Usage: test_code_objects.py --dump DUMP_KERNELS --readobj LLVM_READOBJ --bundler CLANG_OFFLOAD_BUNDLER
            --objcopy LLVM_OBJCOPY KIND:FILE...
-KIND is co (a plain code object), bundle (an offload bundle file), host (an ELF with .hip_fatbin)
-or asm (hipcc -S output for one target, named *-<target>.s).
+KIND is co (a plain code object of samples.hip), other (a plain code object of other kernels, left
+out of the per-sample checks), bundle (an offload bundle file), host (an ELF with .hip_fatbin) or
+asm (hipcc -S output for one target, named *-<target>.s).
 """
 
 import argparse
@@ -100,7 +101,8 @@ def readobj_kernels(readobj, path):
     if target is None or not target.startswith(prefix):
         raise RuntimeError(f"unexpected amdhsa.target {target!r} in {path}")
     for k in kernels:
-        k["target"] = target[len(prefix):].split(":")[0]
+        k["target_id"] = target[len(prefix):]
+        k["target"] = k["target_id"].split(":")[0]
     return kernels
 
 
@@ -124,7 +126,7 @@ def bundle_code_objects(bundler, data, tmp):
 
 
 def expected_kernels(kind, path, tools, tmp):
-    if kind == "co":
+    if kind in ("co", "other"):
         return readobj_kernels(tools.readobj, path)
     if kind == "bundle":
         with open(path, "rb") as f:

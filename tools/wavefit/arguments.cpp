@@ -35,6 +35,20 @@ std::string escaped(std::string_view text) {
 
 std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
 
+std::string one_line(std::string_view text) {
+    std::string out;
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) {
+            const std::string e = escaped(std::string_view(&ch, 1));
+            out += e;
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
 namespace {
 
 constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
@@ -43,6 +57,17 @@ constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t device_index_max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
 
 bool is_help_flag(std::string_view a) { return a == "--help" || a == "-h"; }
+
+// "presets, info, check, plan, occupancy, inspect or explain", from the spec table.
+std::string subcommand_names() {
+    std::string names;
+    const auto& specs = subcommand_specs();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (i > 0) names += i + 1 == specs.size() ? " or " : ", ";
+        names += specs[i].name;
+    }
+    return names;
+}
 
 std::string command_name(const subcommand_spec& spec) { return "`wavefit " + std::string(spec.name) + "`"; }
 
@@ -169,15 +194,25 @@ device_choice device_from(const given_flags& given) {
     return choice;
 }
 
+// With --kernel FILE:NAME the device may be left out: it follows from the kernel's GPU target.
 device_choice required_device_from(const given_flags& given, const subcommand_spec& spec) {
     device_choice choice = device_from(given);
-    if (!choice.given())
-        throw usage_error(command_name(spec) + " needs a device: --preset NAME (see `wavefit presets`) or --device N");
+    if (!choice.given() && !given.has(flags::kernel_file.name))
+        throw usage_error(command_name(spec) +
+                          " needs a device: --preset NAME (see `wavefit presets`), --device N, or --kernel FILE:NAME");
     return choice;
 }
 
 kernel_choice kernel_from(const given_flags& given) {
     kernel_choice k;
+    if (const std::string_view* file_kernel = given.value(flags::kernel_file.name)) {
+        for (const flag_spec* resource : {&flags::regs, &flags::sgprs, &flags::static_shared, &flags::kernel_max_threads})
+            if (given.has(resource->name))
+                throw usage_error(std::string(resource->name) + " cannot be combined with --kernel: the kernel's resources come "
+                                  "from its code object (only --dynamic-shared can be added)");
+        if (file_kernel->empty()) throw usage_error("--kernel needs FILE:NAME, e.g. build/app:my_kernel (got '')");
+        k.file_kernel = std::string(*file_kernel);
+    }
     k.resources.registers = as_u32(optional_number(given, flags::regs, 0, u32_max));
     k.resources.scalar_registers = as_u32(optional_number(given, flags::sgprs, 0, u32_max));
     k.resources.static_shared = optional_number(given, flags::static_shared, 0, u64_max).value_or(0);
@@ -239,6 +274,24 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             r.kernel = kernel_from(given);
             return r;
         }
+        case subcommand::inspect: {
+            inspect_request r;
+            r.json = json;
+            const std::vector<std::string_view>& files = given.positionals();
+            if (files.empty())
+                throw usage_error(command_name(spec) +
+                                  " needs FILE: a code object, offload bundle, or HIP object, executable or shared library");
+            if (files.size() > 1)
+                throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
+            if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
+            r.file = std::string(files.front());
+            if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
+            if (const std::string_view* kernel = given.value("--kernel")) {
+                if (kernel->empty()) throw usage_error("--kernel needs a kernel NAME (got '')");
+                r.kernel = std::string(*kernel);
+            }
+            return r;
+        }
         case subcommand::explain: {
             explain_request r;
             r.json = json;
@@ -262,7 +315,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
 
 command_line parse_command_line(const std::vector<std::string_view>& args) {
     if (args.empty())
-        throw usage_error("missing subcommand: presets, info, check, plan, occupancy or explain (see `wavefit --help`)");
+        throw usage_error("missing subcommand: " + subcommand_names() + " (see `wavefit --help`)");
     const std::string_view first = args.front();
     if (is_help_flag(first)) return help_request{};
     if (first == "--version") {
@@ -276,8 +329,8 @@ command_line parse_command_line(const std::vector<std::string_view>& args) {
     if (spec == nullptr) {
         if (!first.empty() && first[0] == '-')
             throw usage_error("expected a subcommand before " + quoted(first) + " (see `wavefit --help`)");
-        throw usage_error("unknown subcommand " + quoted(first) +
-                          "; expected presets, info, check, plan, occupancy or explain (see `wavefit --help`)");
+        throw usage_error("unknown subcommand " + quoted(first) + "; expected " + subcommand_names() +
+                          " (see `wavefit --help`)");
     }
 
     const std::vector<std::string_view> rest(args.begin() + 1, args.end());

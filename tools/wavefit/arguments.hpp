@@ -35,6 +35,8 @@ struct device_choice {
 struct kernel_choice {
     kernel_resources resources;
     std::uint64_t dynamic_shared = 0;
+    // --kernel FILE:NAME as typed: the resources come from that binary instead (kernel_file.hpp).
+    std::optional<std::string> file_kernel;
 };
 
 struct help_request {
@@ -69,13 +71,19 @@ struct occupancy_request {
     kernel_choice kernel;
     std::optional<std::uint64_t> block;
 };
+struct inspect_request {
+    bool json = false;
+    std::string file;
+    std::optional<std::string> preset;  // --preset: one device for every kernel
+    std::optional<std::string> kernel;  // --kernel NAME: only the kernels it names
+};
 struct explain_request {
     bool json = false;
     std::string query;
 };
 
 using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request,
-                                  plan_request, occupancy_request, explain_request>;
+                                  plan_request, occupancy_request, inspect_request, explain_request>;
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);
@@ -86,5 +94,9 @@ std::string escaped(std::string_view text);
 
 // escaped(text) in single quotes.
 std::string quoted(std::string_view text);
+
+// `text` with control characters escaped (\n, \t, \xNN) and nothing else changed: a message that
+// quotes a file or its contents stays one line.
+std::string one_line(std::string_view text);
 
 }  // namespace wavefit::cli

@@ -3,17 +3,17 @@
 #include <wavefit/validate.hpp>
 
 #include "commands.hpp"
-#include "device_selection.hpp"
 #include "diagnostic_output.hpp"
 #include "json_writer.hpp"
+#include "kernel_file.hpp"
 
 namespace wavefit::cli {
 
 command_output run(const check_request& r) {
-    const selected_device device = select_device(r.device);
-    const device_limits& d = device.limits;
+    const launch_subject subject = launch_subject_for(r.device, r.kernel);
+    const device_limits& d = subject.device.limits;
     const launch_config cfg{r.grid, r.block, r.kernel.dynamic_shared};
-    const std::vector<diagnostic> diagnostics = check(d, r.kernel.resources, cfg);
+    const std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg);
     const bool valid = is_valid(diagnostics);
     const int exit_code = valid ? 0 : 1;
 
@@ -21,6 +21,7 @@ command_output run(const check_request& r) {
         json_writer json;
         json.begin_object().key("valid").value(valid);
         write_diagnostics(json, diagnostics);
+        write_kernel_json(json, subject);
         json.end_object();
         return {json.finish(), {}, exit_code};
     }
@@ -37,7 +38,7 @@ command_output run(const check_request& r) {
         if (warnings > 0) text += " (and " + detail::plural(warnings, "warning") + ")";
     }
     text += ": grid " + detail::dims_text(cfg.grid) + " x block " + detail::dims_text(cfg.block) + "\n";
-    return {text + diagnostics_text(diagnostics), {}, exit_code};
+    return {kernel_text(subject) + text + diagnostics_text(diagnostics), {}, exit_code};
 }
 
 }  // namespace wavefit::cli

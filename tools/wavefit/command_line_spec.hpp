@@ -7,7 +7,7 @@
 
 namespace wavefit::cli {
 
-enum class subcommand { presets, info, check, plan, occupancy, explain };
+enum class subcommand { presets, info, check, plan, occupancy, inspect, explain };
 
 struct flag_spec {
     std::string_view name;        // "--regs"
@@ -37,8 +37,17 @@ inline const flag_spec static_shared{"--static-shared", "BYTES", "static shared 
 inline const flag_spec dynamic_shared{"--dynamic-shared", "BYTES", "dynamic shared memory / LDS per block"};
 inline const flag_spec kernel_max_threads{"--kernel-max-threads", "N",
                                           "the kernel's own maximum threads per block (__launch_bounds__); omitted = the device maximum"};
+inline const flag_spec kernel_file{"--kernel", "FILE:NAME",
+                                   "a kernel of a compiled AMD binary, instead of --regs, --sgprs, --static-shared, --kernel-max-threads"};
 
 }  // namespace flags
+
+// What check, plan and occupancy say about --kernel FILE:NAME.
+inline const char kernel_file_help[] =
+    "With --kernel FILE:NAME the kernel's resources come from the code object metadata in FILE (an AMDGPU\n"
+    "code object, offload bundle, or HIP object, executable or shared library); NAME is the mangled name,\n"
+    "the demangled name, or the demangled name without its parameter list (e.g. saxpy). Without --preset\n"
+    "or --device, the device is the preset for the kernel's GPU target (gfx90a: mi250x, gfx942: mi300x).\n";
 
 inline const char number_syntax_help[] =
     "Numbers: decimal (007 = 7), 0x hex, suffixes k/K, M, G (powers of 1000) and Ki, Mi, Gi (powers of 1024),\n"
@@ -53,15 +62,18 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
         {subcommand::info, "info", "[--preset NAME | --device N] [--json]", "show every launch-relevant limit of a device, explained",
          "Prints every field of the device's limits with what it means. Without a selector, every visible GPU.\n",
          {flags::preset, flags::device, flags::json}},
-        {subcommand::check, "check", "(--preset NAME | --device N) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
+        {subcommand::check, "check",
+         "(--preset NAME | --device N | --kernel FILE:NAME) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
          "validate an explicit launch configuration",
          "Validates grid and block (in blocks and threads) against the device and the kernel's resources.\n"
          "Exit status 0 when the launch is valid (warnings allowed), 1 when some diagnostic is an error.\n",
          {flags::preset, flags::device,
           {"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
           {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
-        {subcommand::plan, "plan", "(--preset NAME | --device N) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
+          flags::kernel_file, flags::json}},
+        {subcommand::plan, "plan",
+         "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
          "choose block and grid for an amount of work",
          "Chooses the block from the device and the kernel's resources and the grid from the work, clamped to\n"
          "what the device accepts; says when the kernel must grid-stride and why the block has its size.\n"
@@ -69,13 +81,27 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          {flags::preset, flags::device,
           {"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
           {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
-        {subcommand::occupancy, "occupancy", "(--preset NAME | --device N) [resources] [--block N] [--json]",
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
+          flags::kernel_file, flags::json}},
+        {subcommand::occupancy, "occupancy", "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--json]",
          "resident blocks and waves per CU/SM for each block size",
          "One row per block size from one wave up to the smaller of the device's and the kernel's maximum, in\n"
          "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n",
          {flags::preset, flags::device, {"--block", "N", "one block size (threads) instead of the whole range"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads, flags::json}},
+          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
+          flags::kernel_file, flags::json}},
+        {subcommand::inspect, "inspect", "FILE [--preset NAME] [--kernel NAME] [--json]",
+         "the kernels of a compiled AMD binary: resources, spills and occupancy",
+         "Reads the AMDGPU metadata of every kernel in FILE: an AMDGPU code object (.co, .hsaco), a clang\n"
+         "offload bundle (hipcc --cuda-device-only), or a HIP object, executable or shared library\n"
+         "(.hip_fatbin). For each GPU target and kernel: registers, LDS, scratch and the launch bound the\n"
+         "compiler assumed, a warning when it spilled, the recommended block (what `plan` chooses) and the\n"
+         "occupancy of every block size on the preset for the target (gfx90a: mi250x, gfx940-gfx942:\n"
+         "mi300x, gfx950: mi355x, gfx1100: rx7900xtx), or on --preset. No GPU and no ROCm are needed.\n"
+         "Exit status 2 when FILE cannot be read or holds no kernel (or none named --kernel).\n",
+         {{"--preset", "NAME", "show occupancy on this AMD preset instead of the one for each kernel's target"},
+          {"--kernel", "NAME", "only the kernels with this name: mangled, demangled, or demangled without parameters"},
+          flags::json}},
         {subcommand::explain, "explain", "CODE [--json]", "explain a HIP/CUDA error code, name or message",
          "CODE is a numeric HIP error code (9), a hipError*/cudaError* name, a runtime message such as\n"
          "'invalid configuration argument' (quoted, or as separate words), or a diagnostic code from check.\n"

@@ -21,6 +21,7 @@ command_output run(const info_request& r);
 command_output run(const check_request& r);
 command_output run(const plan_request& r);
 command_output run(const occupancy_request& r);
+command_output run(const inspect_request& r);
 command_output run(const explain_request& r);
 
 }  // namespace wavefit::cli

@@ -21,7 +21,7 @@ selected_device select_device(const device_choice& choice, const device_catalog&
     if (choice.preset) {
         const device_limits* found = presets::find(*choice.preset);
         for (const presets::preset& p : presets::all)
-            if (&p.limits == found) return {p.limits, "preset " + std::string(p.key)};
+            if (found != nullptr && &p.limits == found) return {p.limits, "preset " + std::string(p.key), std::string(p.key)};
         throw usage_error("--preset " + quoted(*choice.preset) + ": unknown preset; known presets: " + preset_names());
     }
     const std::uint64_t index = choice.index.value_or(0);
@@ -37,7 +37,7 @@ selected_device select_device(const device_choice& choice, const device_catalog&
         throw usage_error("--device " + n + ": only " + std::to_string(count) + " GPU" + (count == 1 ? " is" : "s are") +
                           " visible (0 to " + std::to_string(count - 1) + ")");
     }
-    return {catalog.limits(static_cast<int>(index)), "device " + std::to_string(index)};
+    return {catalog.limits(static_cast<int>(index)), "device " + std::to_string(index), {}};
 }
 
 }  // namespace wavefit::cli

@@ -12,7 +12,8 @@ namespace wavefit::cli {
 
 struct selected_device {
     device_limits limits;
-    std::string label;  // "preset mi300x" or "device 0": how the user selected it
+    std::string label;   // "preset mi300x" or "device 0": how the user selected it
+    std::string preset;  // the preset's key, "mi300x"; empty for --device
 };
 
 // The selected device. Throws usage_error for an unknown preset, a device index the catalog does

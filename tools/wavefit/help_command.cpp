@@ -36,6 +36,9 @@ std::string subcommand_help(const subcommand_spec& spec) {
     for (const flag_spec& f : spec.flags) table.add_row({"  " + flag_usage(f), std::string(f.description)});
     table.add_row({"  --help", "show this help"});
     text += table.render();
+    for (const flag_spec& f : spec.flags)
+        if (f.name == flags::kernel_file.name && f.value_name == flags::kernel_file.value_name)
+            text += "\n" + std::string(kernel_file_help);
     bool takes_numbers = false;
     for (const flag_spec& f : spec.flags) takes_numbers = takes_numbers || f.value_name == "N" || f.value_name == "BYTES";
     if (takes_numbers) text += "\n" + std::string(number_syntax_help);

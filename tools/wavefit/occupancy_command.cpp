@@ -6,24 +6,13 @@
 #include <wavefit/validate.hpp>
 
 #include "commands.hpp"
-#include "device_selection.hpp"
 #include "json_writer.hpp"
+#include "kernel_file.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
 
 namespace wavefit::cli {
 namespace {
-
-// One wave to the smaller of the device's and the kernel's maximum, in steps of one wave; a kernel
-// bound below one wave is a single row at the bound, since no whole wave can run.
-std::vector<std::uint64_t> block_sizes(const device_limits& d, const kernel_resources& k, std::optional<std::uint64_t> only) {
-    if (only) return {*only};
-    const std::uint64_t bound = std::min<std::uint64_t>(d.max_threads_per_block, kernel_max_threads(d, k));
-    if (bound < d.wave_size || d.wave_size == 0) return {bound};  // wave 0: a broken device must not loop forever
-    std::vector<std::uint64_t> sizes;
-    for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) sizes.push_back(b);
-    return sizes;
-}
 
 std::string blocks_text(std::uint32_t blocks) {
     return blocks == block_limits::unlimited ? "-" : std::to_string(blocks);
@@ -32,25 +21,19 @@ std::string blocks_text(std::uint32_t blocks) {
 }  // namespace
 
 command_output run(const occupancy_request& r) {
-    const selected_device device = select_device(r.device);
-    const device_limits& d = device.limits;
+    const launch_subject subject = launch_subject_for(r.device, r.kernel);
+    const device_limits& d = subject.device.limits;
     std::vector<occupancy_report> rows;
-    for (std::uint64_t b : block_sizes(d, r.kernel.resources, r.block))
-        rows.push_back(occupancy(d, r.kernel.resources, b, r.kernel.dynamic_shared));
+    for (std::uint64_t b : occupancy_block_sizes(d, subject.resources, r.block))
+        rows.push_back(occupancy(d, subject.resources, b, r.kernel.dynamic_shared));
 
     if (r.json) {
         json_writer json;
         json.begin_object().key("rows").begin_array();
-        for (const occupancy_report& o : rows) {
-            json.begin_object();
-            json.key("block").value(o.block_threads);
-            json.key("active_blocks_per_cu").value(o.active_blocks_per_cu);
-            json.key("active_waves_per_cu").value(o.active_waves_per_cu);
-            json.key("occupancy").value(o.occupancy);
-            json.key("limiter").value(to_string(o.limited_by));
-            json.end_object();
-        }
-        json.end_array().end_object();
+        for (const occupancy_report& o : rows) write_occupancy_row(json, o);
+        json.end_array();
+        write_kernel_json(json, subject);
+        json.end_object();
         return {json.finish(), {}, 0};
     }
 
@@ -71,7 +54,7 @@ command_output run(const occupancy_request& r) {
                        blocks_text(l.scalar_registers), blocks_text(l.shared_memory),
                        best_waves > 0 && o.active_waves_per_cu == best_waves ? "*" : ""});
     }
-    std::string text = "occupancy on " + device_text(d) + ": at most " + std::to_string(d.max_waves_per_cu()) + " " + wave +
+    std::string text = kernel_text(subject) + "occupancy on " + device_text(d) + ": at most " + std::to_string(d.max_waves_per_cu()) + " " + wave +
                        "s per " + cu + "\n";
     text += table.render();
     text += "\n\"by ...\": blocks per " + cu + " each resource alone allows (- = not limiting); * = best occupancy\n";

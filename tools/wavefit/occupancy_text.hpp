@@ -1,16 +1,24 @@
-// Occupancy in words, shared by `plan` and `occupancy` so that both print the same numbers alike.
+// Occupancy in words and rows, shared by `plan`, `occupancy` and `inspect` so that all print the
+// same numbers alike.
 #pragma once
 
-#include <cstdint>  // counts
-#include <string>   // text
+#include <algorithm>  // std::min
+#include <cmath>      // std::lround
+#include <cstdint>    // counts
+#include <optional>   // one block size or the range
+#include <string>     // text
+#include <vector>     // block sizes
 
 #include <wavefit/occupancy.hpp>
+#include <wavefit/validate.hpp>
+
+#include "json_writer.hpp"
 
 namespace wavefit::cli {
 
 // "94%": rounded to whole percent, as plan_reason() rounds.
 inline std::string percent_text(double ratio) {
-    return std::to_string(static_cast<std::uint64_t>(ratio * 100.0 + 0.5)) + "%";
+    return std::to_string(static_cast<std::uint64_t>(std::lround(ratio * 100.0))) + "%";
 }
 
 // "100% (32 of 32 waves per CU, 8 blocks per CU, limited by waves)".
@@ -19,6 +27,30 @@ inline std::string occupancy_summary(const device_limits& d, const occupancy_rep
            " " + std::string(d.wave_word()) + "s per " + std::string(d.cu_word()) + ", " +
            std::to_string(o.active_blocks_per_cu) + " block" + (o.active_blocks_per_cu == 1 ? "" : "s") + " per " +
            std::string(d.cu_word()) + ", limited by " + std::string(to_string(o.limited_by)) + ")";
+}
+
+// The rows `occupancy` prints: one wave to the smaller of the device's and the kernel's maximum, in
+// steps of one wave; a kernel bound below one wave is a single row at the bound, since no whole wave
+// can run. `only`: that block size alone.
+inline std::vector<std::uint64_t> occupancy_block_sizes(const device_limits& d, const kernel_resources& k,
+                                                        std::optional<std::uint64_t> only = std::nullopt) {
+    if (only) return {*only};
+    const std::uint64_t bound = std::min<std::uint64_t>(d.max_threads_per_block, kernel_max_threads(d, k));
+    if (bound < d.wave_size || d.wave_size == 0) return {bound};  // wave 0: a broken device must not loop forever
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) sizes.push_back(b);
+    return sizes;
+}
+
+// One row as `occupancy --json` writes it (CONTRACT.md).
+inline void write_occupancy_row(json_writer& json, const occupancy_report& o) {
+    json.begin_object();
+    json.key("block").value(o.block_threads);
+    json.key("active_blocks_per_cu").value(o.active_blocks_per_cu);
+    json.key("active_waves_per_cu").value(o.active_waves_per_cu);
+    json.key("occupancy").value(o.occupancy);
+    json.key("limiter").value(to_string(o.limited_by));
+    json.end_object();
 }
 
 }  // namespace wavefit::cli

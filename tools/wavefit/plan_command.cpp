@@ -4,9 +4,9 @@
 #include <wavefit/plan.hpp>
 
 #include "commands.hpp"
-#include "device_selection.hpp"
 #include "diagnostic_output.hpp"
 #include "json_writer.hpp"
+#include "kernel_file.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
 
@@ -18,9 +18,9 @@ void write_dims(json_writer& json, const dims& v) { json.begin_array().value(v.x
 }  // namespace
 
 command_output run(const plan_request& r) {
-    const selected_device device = select_device(r.device);
-    const device_limits& d = device.limits;
-    const kernel_resources& k = r.kernel.resources;
+    const launch_subject subject = launch_subject_for(r.device, r.kernel);
+    const device_limits& d = subject.device.limits;
+    const kernel_resources& k = subject.resources;
     plan_options options;
     options.dynamic_shared = r.kernel.dynamic_shared;
     const launch_plan p = r.extent ? plan(d, k, *r.extent, options) : plan(d, k, r.elements, options);
@@ -51,12 +51,13 @@ command_output run(const plan_request& r) {
         json.key("reason").value(reason);
         json.key("valid").value(valid);
         write_diagnostics(json, diagnostics);
+        write_kernel_json(json, subject);
         json.end_object();
         return {json.finish(), {}, exit_code};
     }
 
-    std::string text = "plan for " + (r.extent ? "extent " + detail::dims_text(*r.extent) : detail::plural(p.elements, "element")) +
-                       " on " + device_text(d) + "\n";
+    const std::string work = r.extent ? "extent " + detail::dims_text(*r.extent) : detail::plural(p.elements, "element");
+    std::string text = kernel_text(subject) + "plan for " + work + " on " + device_text(d) + "\n";
     if (!valid) {
         text += "invalid: no block of this kernel can run on " + device_text(d) + "\n";
         // The reason repeats the first error's message; it only adds something when no error explains it.

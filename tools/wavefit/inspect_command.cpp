@@ -1,0 +1,208 @@
+// `wavefit inspect`: what the compiler decided for each kernel of a compiled AMD binary (registers,
+// LDS, scratch, launch bound) and what that means on a device: the recommended block and the
+// occupancy of every block size, without a GPU. Spills get a warning, since on AMD they are usually
+// the price of a launch bound larger than the blocks the kernel is launched with.
+#include <algorithm>      // std::max
+#include <optional>       // the preset of a target, if any
+#include <string>         // text
+#include <unordered_map>  // kernels by target
+#include <vector>         // groups, rows
+
+#include <wavefit/detail/text.hpp>
+#include <wavefit/occupancy.hpp>
+#include <wavefit/plan.hpp>
+
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "kernel_file.hpp"
+#include "occupancy_text.hpp"
+#include "table.hpp"
+
+namespace wavefit::cli {
+namespace {
+
+// The kernels of one GPU target and the device they are shown on.
+struct target_group {
+    std::string target;
+    std::optional<selected_device> device;  // empty: no preset models the target and no --preset
+    std::vector<const named_kernel*> kernels;
+    std::optional<kernel_note> note;  // the device is not the target's own
+};
+
+// One kernel on its group's device.
+struct kernel_report {
+    const named_kernel* kernel = nullptr;
+    std::optional<device_limits> device;  // adjusted to the kernel's wave size
+    std::uint64_t recommended_block = 0;  // 0: none can run (or no device)
+    std::vector<occupancy_report> rows;
+    std::vector<kernel_note> notes;  // the group's note first, then the kernel's own
+};
+
+std::vector<target_group> group_by_target(const std::vector<const named_kernel*>& kernels,
+                                          const std::optional<selected_device>& preset) {
+    std::vector<target_group> groups;
+    std::unordered_map<std::string_view, std::size_t> index;  // target -> group
+    for (const named_kernel* k : kernels) {
+        const auto [at, added] = index.emplace(k->kernel.target, groups.size());
+        if (added) {
+            target_group g;
+            g.target = k->kernel.target;
+            if (preset) {
+                g.device = preset;
+                g.note = target_note(preset->limits, k->kernel);
+            } else if (const presets::preset* p = preset_for_target(g.target)) {
+                g.device = selected_device{p->limits, "preset " + std::string(p->key), std::string(p->key)};
+                g.note = target_note(p->limits, k->kernel);
+            } else {
+                g.note = kernel_note{false, "no preset models " + printable(g.target) +
+                                                ": pass --preset NAME to see the occupancy on a device"};
+            }
+            groups.push_back(std::move(g));
+        }
+        groups[at->second].kernels.push_back(k);
+    }
+    return groups;
+}
+
+kernel_report report_of(const target_group& g, const named_kernel& k) {
+    kernel_report r;
+    r.kernel = &k;
+    if (g.note) r.notes.push_back(*g.note);
+    for (kernel_note& n : resource_notes(k.kernel)) r.notes.push_back(std::move(n));
+    if (!g.device) return r;
+    const device_limits d = device_for_kernel(g.device->limits, k.kernel);
+    const kernel_resources resources = k.kernel.resources();
+    r.device = d;
+    r.recommended_block = choose_block(d, resources, plan_options{}).threads;
+    for (std::uint64_t b : occupancy_block_sizes(d, resources)) r.rows.push_back(occupancy(d, resources, b));
+    if (r.recommended_block == 0 && !r.rows.empty())  // the smallest block is the likeliest to fit
+        r.notes.push_back({true, "no block of this kernel can be resident on " + device_text(d) + " (limited by " +
+                                     std::string(to_string(r.rows.front().limited_by)) + ")"});
+    return r;
+}
+
+void write_kernel(json_writer& json, const target_group& g, const kernel_report& r) {
+    const code_object_kernel& k = r.kernel->kernel;
+    json.begin_object();
+    json.key("target").value(k.target);
+    json.key("target_id").value(k.target_id);
+    json.key("name").value(k.name);
+    json.key("demangled").value(r.kernel->demangled);
+    json.key("symbol").value(k.symbol);
+    json.key("vgpr_count").value(k.vgpr_count);
+    json.key("agpr_count").value(k.agpr_count);
+    json.key("sgpr_count").value(k.sgpr_count);
+    json.key("vgpr_spill_count").value(k.vgpr_spill_count);
+    json.key("sgpr_spill_count").value(k.sgpr_spill_count);
+    json.key("static_shared").value(k.group_segment_fixed_size);
+    json.key("scratch").value(k.private_segment_fixed_size);
+    json.key("uses_dynamic_stack").value(k.uses_dynamic_stack);
+    json.key("max_threads").value(k.max_flat_workgroup_size);
+    json.key("wave_size").value(k.wavefront_size);
+    json.key("preset");
+    if (g.device) json.value(g.device->preset);
+    else json.null();
+    json.key("recommended_block");
+    if (r.recommended_block != 0) json.value(r.recommended_block);
+    else json.null();
+    json.key("occupancy").begin_array();
+    for (const occupancy_report& o : r.rows) write_occupancy_row(json, o);
+    json.end_array();
+    json.key("notes").begin_array();
+    for (const kernel_note& n : r.notes) json.value(n.text);
+    json.end_array();
+    json.end_object();
+}
+
+std::string registers_text(const code_object_kernel& k) {
+    const std::string vgprs = k.agpr_count != 0
+                                  ? " unified VGPRs (" + std::to_string(k.agpr_count) + " of them AGPRs)"
+                                  : " VGPRs";
+    return std::to_string(k.vgpr_count) + vgprs + ", " + std::to_string(k.sgpr_count) + " SGPRs";
+}
+
+std::string scratch_text(const code_object_kernel& k) {
+    std::string text =
+        k.private_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.private_segment_fixed_size) + " per thread";
+    if (k.vgpr_spill_count != 0) text += ", " + detail::plural(k.vgpr_spill_count, "VGPR") + " spilled";
+    if (k.sgpr_spill_count != 0) text += ", " + detail::plural(k.sgpr_spill_count, "SGPR") + " spilled";
+    if (k.uses_dynamic_stack) text += ", dynamic stack";
+    return text;
+}
+
+std::string rows_text(const device_limits& d, const std::vector<occupancy_report>& rows) {
+    std::uint32_t best_waves = 0;
+    for (const occupancy_report& o : rows) best_waves = std::max(best_waves, o.active_waves_per_cu);
+    const std::string cu(d.cu_word());
+    const std::string wave(d.wave_word());
+    text_table table({align::right, align::right, align::right, align::right, align::left, align::left});
+    table.add_row({"    block", "blocks/" + cu, wave + "s/" + cu, "occupancy", "limiter", ""});
+    for (const occupancy_report& o : rows)
+        table.add_row({"    " + std::to_string(o.block_threads), std::to_string(o.active_blocks_per_cu),
+                       std::to_string(o.active_waves_per_cu), percent_text(o.occupancy), std::string(to_string(o.limited_by)),
+                       best_waves > 0 && o.active_waves_per_cu == best_waves ? "*" : ""});
+    return table.render();
+}
+
+std::string kernel_text(const kernel_report& r) {
+    const code_object_kernel& k = r.kernel->kernel;
+    std::string text = "\n" + printable(r.kernel->demangled) + "\n";
+    text_table table({align::left, align::left});
+    if (r.kernel->demangled != k.name) table.add_row({"    mangled", printable(k.name)});
+    table.add_row({"    registers", registers_text(k)});
+    table.add_row(
+        {"    static LDS", k.group_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.group_segment_fixed_size)});
+    table.add_row({"    scratch", scratch_text(k)});
+    table.add_row({"    launch bound",
+                   std::to_string(k.max_flat_workgroup_size) + " threads, wave" + std::to_string(k.wavefront_size)});
+    text += table.render();
+    text += notes_text(r.notes, "    ");
+    if (!r.device) return text;
+    const device_limits& d = *r.device;
+    if (r.recommended_block != 0)
+        text += "    recommended block " + std::to_string(r.recommended_block) + ": " +
+                occupancy_summary(d, occupancy(d, k.resources(), r.recommended_block)) + "\n";
+    return text + rows_text(d, r.rows);
+}
+
+}  // namespace
+
+command_output run(const inspect_request& r) {
+    const std::vector<named_kernel> kernels = read_named_kernels(r.file);
+    const std::vector<const named_kernel*> shown = r.kernel ? kernels_named(kernels, *r.kernel) : all_kernels(kernels);
+    if (shown.empty())
+        throw usage_error("--kernel: no kernel named " + cli::quoted(r.kernel.value_or("")) + " in " + one_line(r.file) +
+                          "; its kernels: " + names_text(all_kernels(kernels)));
+    std::optional<selected_device> preset;
+    if (r.preset) preset = amd_device(device_choice{r.preset, std::nullopt});
+
+    const std::vector<target_group> groups = group_by_target(shown, preset);
+    if (r.json) {
+        json_writer json;
+        json.begin_object().key("kernels").begin_array();
+        for (const target_group& g : groups)
+            for (const named_kernel* k : g.kernels) write_kernel(json, g, report_of(g, *k));
+        json.end_array().end_object();
+        return {json.finish(), {}, 0};
+    }
+
+    std::string text = printable(r.file) + ": " + detail::plural(shown.size(), "kernel");
+    if (r.kernel) text += " named " + printable(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + printable(groups[i].target);
+    text += "\n";
+    for (const target_group& g : groups) {
+        text += "\n== " + printable(g.target);
+        if (g.device) text += " on " + device_text(g.device->limits) + ", preset " + g.device->preset;
+        text += " ==\n";
+        if (g.note) text += notes_text({*g.note}, "");
+        for (const named_kernel* k : g.kernels) {
+            kernel_report report = report_of(g, *k);
+            if (g.note) report.notes.erase(report.notes.begin());  // shown once, above
+            text += kernel_text(report);
+        }
+    }
+    return {text, {}, 0};
+}
+
+}  // namespace wavefit::cli
