@@ -81,28 +81,38 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
     return out;
 }
 
-// The verdict of find_problems(d, k, cfg).has_error(), with comparisons and a few divisions only:
-// every launch runs this, and builds findings (and messages) only when it says there is an error.
-// A CPU test checks the two agree on random devices, kernels and configurations.
-constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+namespace detail {
+
+// The checks both fast verdicts share: the launch's shape against the device and the kernel's bound,
+// and the shared memory. Registers are what differs (computed, or precomputed per kernel).
+constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
     const dims& grid = cfg.grid;
     const dims& block = cfg.block;
     if (grid.has_zero() || block.has_zero()) return true;
     for (int a = 0; a < 3; ++a) {
         if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
-        if (d.max_work_items_per_dimension != 0 && detail::saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
+        if (d.max_work_items_per_dimension != 0 && saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
             return true;
     }
     const std::uint64_t threads = block.volume();
     if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)) return true;
+    return !shared_fits_one_block(d, saturating_add(k.static_shared, cfg.dynamic_shared));
+}
+
+}  // namespace detail
+
+// The verdict of find_problems(d, k, cfg).has_error(), with comparisons and a few divisions only:
+// every launch runs this, and builds findings (and messages) only when it says there is an error.
+// A CPU test checks the two agree on random devices, kernels and configurations.
+constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+    if (detail::shape_or_shared_errors(d, k, cfg)) return true;
     if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return true;
     if ((k.registers > 0 || k.scalar_registers > 0) && device_limits_problem(d).empty()) {
-        const std::uint64_t waves_per_block = detail::ceil_div(threads, d.wave_size);
-        if (detail::register_block_limit(d, k.registers, waves_per_block) == 0 ||
-            detail::scalar_register_block_limit(d, k.scalar_registers, waves_per_block) == 0)
-            return true;
+        const std::uint64_t waves_per_block = detail::ceil_div(cfg.block.volume(), d.wave_size);
+        return detail::register_block_limit(d, k.registers, waves_per_block) == 0 ||
+               detail::scalar_register_block_limit(d, k.scalar_registers, waves_per_block) == 0;
     }
-    return !detail::shared_fits_one_block(d, detail::saturating_add(k.static_shared, cfg.dynamic_shared));
+    return false;
 }
 
 // The most threads per block the kernel's vector and scalar registers let one CU/SM hold (a whole
@@ -124,18 +134,7 @@ constexpr std::uint64_t register_bound_threads(const device_limits& d, const ker
 // has_launch_errors with the kernel's register bound precomputed (register_bound_threads).
 constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
                                  std::uint64_t register_bound) noexcept {
-    const dims& grid = cfg.grid;
-    const dims& block = cfg.block;
-    if (grid.has_zero() || block.has_zero()) return true;
-    for (int a = 0; a < 3; ++a) {
-        if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
-        if (d.max_work_items_per_dimension != 0 && detail::saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
-            return true;
-    }
-    const std::uint64_t threads = block.volume();
-    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)) return true;
-    if (threads > register_bound) return true;
-    return !detail::shared_fits_one_block(d, detail::saturating_add(k.static_shared, cfg.dynamic_shared));
+    return detail::shape_or_shared_errors(d, k, cfg) || cfg.block.volume() > register_bound;
 }
 
 constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
