@@ -119,8 +119,11 @@ constexpr bool has_launch_errors(const device_limits& d, const kernel_resources&
 // number of waves; 0 if not even one wave fits; u64_max when registers do not limit). The runtime
 // computes it once per kernel, so the launch path compares instead of dividing.
 constexpr std::uint64_t register_bound_threads(const device_limits& d, const kernel_resources& k) noexcept {
-    if ((k.registers == 0 && k.scalar_registers == 0) || !device_limits_problem(d).empty()) return detail::u64_max;
+    if (k.registers == 0 && k.scalar_registers == 0) return detail::u64_max;
+    // Before the validity test: find_problems reports too many registers per thread on any device
+    // (fuzz/fuzz_check_plan found the launch path's verdict disagreeing for invalid limits).
     if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return 0;
+    if (!device_limits_problem(d).empty()) return detail::u64_max;
     std::uint64_t waves = 0;
     // Residency only falls as blocks gain waves: count up to the first block that does not fit.
     for (std::uint64_t w = 1; w <= detail::ceil_div(d.max_threads_per_block, d.wave_size); ++w) {
