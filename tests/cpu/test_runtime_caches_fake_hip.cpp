@@ -1,0 +1,329 @@
+// The runtime layer's caches (device limits, kernel attributes, block choices, the dynamic shared
+// memory opt-in) exercised through wavefit::try_launch itself, with many threads racing on first
+// use, without a GPU: this file is compiled against HIP's headers (host-only, as a .cpp) and defines
+// the dozen HIP runtime functions wavefit calls, so the program links against these fakes instead
+// of libamdhip64 (a link-time seam: wavefit's code is unchanged). The fakes count every query; the
+// tests check that each value is queried once however many threads ask at once, that every thread
+// sees the same answer, and that a failed query is retried. CI runs this file under
+// ThreadSanitizer too. Without HIP's headers the file is empty.
+#if __has_include(<hip/hip_runtime.h>)
+
+#define WAVEFIT_BACKEND_HIP 1
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#include <wavefit/runtime/launch.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fake {
+
+constexpr int device_count = 16;
+
+struct counters {
+    std::array<std::atomic<int>, device_count> attribute_calls{};
+    std::array<std::atomic<int>, device_count> property_calls{};
+    std::atomic<int> function_attribute_calls{0};
+    std::atomic<int> set_attribute_calls{0};
+    std::atomic<int> launches{0};
+    std::atomic<int> bad_launches{0};       // a launch the fake device would refuse
+    std::atomic<int> wrong_arguments{0};    // kernel arguments that did not arrive as passed
+    std::atomic<int> fail_properties_for{-1};  // device whose next property queries fail
+    std::atomic<int> property_failures_left{0};
+};
+counters& count() {
+    static counters c;
+    return c;
+}
+
+thread_local int current_device = 0;
+
+// Long enough that racing threads arrive while the first is still querying.
+void slow() { std::this_thread::sleep_for(std::chrono::microseconds(200)); }
+
+// An MI300X-like device (HIP reports these attribute values, shared/FACTS.md), except that an
+// opt-in above the default LDS exists so that ensure_dynamic_shared has work to do.
+int attribute(hipDeviceAttribute_t a) {
+    switch (a) {
+        case hipDeviceAttributeWarpSize: return 64;
+        case hipDeviceAttributeMaxThreadsPerBlock: return 1024;
+        case hipDeviceAttributeMaxBlockDimX:
+        case hipDeviceAttributeMaxBlockDimY:
+        case hipDeviceAttributeMaxBlockDimZ: return 1024;
+        case hipDeviceAttributeMaxGridDimX: return 2147483647;
+        case hipDeviceAttributeMaxGridDimY:
+        case hipDeviceAttributeMaxGridDimZ: return 65536;
+        case hipDeviceAttributeMultiprocessorCount: return 304;
+        case hipDeviceAttributeMaxSharedMemoryPerBlock: return 65536;
+        case hipDeviceAttributeSharedMemPerBlockOptin: return 131072;
+        case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return 131072;
+        case hipDeviceAttributeMaxThreadsPerMultiProcessor: return 2048;
+        default: return 0;
+    }
+}
+
+}  // namespace fake
+
+// The HIP runtime, as far as wavefit uses it.
+extern "C" {
+
+hipError_t hipGetDevice(int* deviceId) {
+    *deviceId = fake::current_device;
+    return hipSuccess;
+}
+
+hipError_t hipGetDeviceCount(int* count) {
+    *count = fake::device_count;
+    return hipSuccess;
+}
+
+hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int deviceId) {
+    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
+    fake::count().attribute_calls[static_cast<std::size_t>(deviceId)].fetch_add(1);
+    fake::slow();
+    *pi = fake::attribute(attr);
+    return hipSuccess;
+}
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
+    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
+    fake::count().property_calls[static_cast<std::size_t>(deviceId)].fetch_add(1);
+    fake::slow();
+    if (fake::count().fail_properties_for.load() == deviceId && fake::count().property_failures_left.fetch_sub(1) > 0)
+        return hipErrorNotReady;
+    *prop = hipDeviceProp_t{};
+    std::snprintf(prop->name, sizeof prop->name, "Fake MI300X %d", deviceId);
+    std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gfx942:sramecc+:xnack-");
+    return hipSuccess;
+}
+
+hipError_t hipFuncGetAttributes(struct hipFuncAttributes* attr, const void* func) {
+    (void)func;
+    fake::count().function_attribute_calls.fetch_add(1);
+    fake::slow();
+    *attr = hipFuncAttributes{};
+    attr->numRegs = 32;
+    attr->maxThreadsPerBlock = 1024;
+    return hipSuccess;
+}
+
+const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t stream) {
+    (void)hostFunction;
+    (void)stream;
+    return "_Z4fakePfi";
+}
+
+hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
+    (void)func;
+    (void)attr;
+    (void)value;
+    fake::count().set_attribute_calls.fetch_add(1);
+    fake::slow();
+    return hipSuccess;
+}
+
+hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
+                           size_t sharedMemBytes, hipStream_t stream) {
+    (void)function_address;
+    (void)stream;
+    fake::count().launches.fetch_add(1);
+    const std::uint64_t threads = std::uint64_t{dimBlocks.x} * dimBlocks.y * dimBlocks.z;
+    if (threads == 0 || threads > 1024 || numBlocks.x == 0 || numBlocks.y == 0 || numBlocks.z == 0 ||
+        numBlocks.y > 65536 || numBlocks.z > 65536 || std::uint64_t{numBlocks.x} * dimBlocks.x > 4294967295u ||
+        sharedMemBytes > 131072)
+        fake::count().bad_launches.fetch_add(1);
+    // Every kernel here is (float*, int): the int must arrive as the value the test passed (4099).
+    if (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099) fake::count().wrong_arguments.fetch_add(1);
+    return hipSuccess;
+}
+
+hipError_t hipGetLastError(void) { return hipSuccess; }
+const char* hipGetErrorName(hipError_t hip_error) { return hip_error == hipSuccess ? "hipSuccess" : "hipErrorFake"; }
+const char* hipGetErrorString(hipError_t hipError) { return hipError == hipSuccess ? "no error" : "fake error"; }
+
+}  // extern "C"
+
+namespace {
+
+// Distinct kernels (distinct addresses: each body differs), one per test so that the process-wide
+// caches start empty for it.
+template <int N>
+void kernel(float* data, int n) {
+    if (data != nullptr) data[0] = static_cast<float>(n + N);
+}
+
+// Runs body(thread index) on `threads` threads released at once.
+template <class Body>
+void race(int threads, Body body) {
+    std::atomic<bool> go{false};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            while (!go.load()) std::this_thread::yield();
+            body(t);
+        });
+    go.store(true);
+    for (std::thread& th : pool) th.join();
+}
+
+struct outcome {
+    wavefit::launch_status status = wavefit::launch_status::runtime_failed;
+    wavefit::launch_config config{wavefit::dims{0}, wavefit::dims{0}};
+};
+
+constexpr int threads = 64;
+// How many attributes one device query reads (those device_limits_from_attributes uses for AMD),
+// measured once on a device no test races on.
+int attributes_per_query() {
+    static const int n = [] {
+        constexpr int quiet_device = fake::device_count - 1;
+        (void)wavefit::device_limits_for(quiet_device);
+        return fake::count().attribute_calls[quiet_device].load();
+    }();
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("runtime caches: 64 threads launching a kernel for the first time at once query the device and the kernel once",
+          "[runtime][cache][fake-hip]") {
+    constexpr int device = 3;
+    REQUIRE(attributes_per_query() > 0);
+    const int function_calls_before = fake::count().function_attribute_calls.load();
+    const int launches_before = fake::count().launches.load();
+    std::vector<outcome> seen(threads);
+    race(threads, [&](int t) {
+        fake::current_device = device;
+        const wavefit::launch_result r = wavefit::try_launch(kernel<1>, std::uint64_t{1} << 33, nullptr, nullptr, 4099);
+        seen[static_cast<std::size_t>(t)] = {r.status, r.config};
+    });
+    CHECK(fake::count().attribute_calls[device].load() == attributes_per_query());
+    CHECK(fake::count().property_calls[device].load() == 1);
+    CHECK(fake::count().function_attribute_calls.load() - function_calls_before == 1);
+    CHECK(fake::count().launches.load() - launches_before == threads);
+    CHECK(fake::count().bad_launches.load() == 0);
+    CHECK(fake::count().wrong_arguments.load() == 0);
+    for (const outcome& o : seen) {
+        REQUIRE(o.status == wavefit::launch_status::launched);
+        REQUIRE(o.config == seen[0].config);
+    }
+    // 2^33 elements on a wave64 device: the grid is clamped by the 2^32-1 work-item cap.
+    CHECK(seen[0].config.grid.x * seen[0].config.block.x <= 4294967295u);
+    // The cached limits are what the fake reported.
+    const wavefit::device_limits& d = wavefit::device_limits_for(device);
+    CHECK(d.arch.view() == "gfx942");
+    CHECK(d.compute_units == 304);
+    CHECK(fake::count().attribute_calls[device].load() == attributes_per_query());
+}
+
+TEST_CASE("runtime caches: threads racing over devices, kernels and shared memory sizes compute each entry once",
+          "[runtime][cache][fake-hip]") {
+    constexpr int first_device = 4;
+    REQUIRE(attributes_per_query() > 0);
+    constexpr int devices = 3;
+    const int function_calls_before = fake::count().function_attribute_calls.load();
+    const int launches_before = fake::count().launches.load();
+    // One configuration per (device, kernel, shared memory): all threads must agree on it.
+    constexpr int kernels = 4;
+    constexpr int shared_sizes = 3;
+    std::mutex first_mutex;  // guards the three vectors
+    std::vector<int> disagreements(devices * kernels * shared_sizes, 0);
+    std::vector<outcome> first(devices * kernels * shared_sizes);
+    std::vector<bool> have_first(devices * kernels * shared_sizes, false);
+    std::atomic<int> failures{0};
+    using kernel_type = void (*)(float*, int);
+    const kernel_type kernel_list[kernels] = {kernel<10>, kernel<11>, kernel<12>, kernel<13>};
+    race(threads, [&](int t) {
+        for (int round = 0; round < 24; ++round) {
+            const int dev = (t + round) % devices;
+            const int k = (t * 7 + round) % kernels;
+            const int s = (t + round * 5) % shared_sizes;
+            fake::current_device = first_device + dev;
+            wavefit::plan_options options;
+            options.dynamic_shared = std::uint64_t{1024} * static_cast<std::uint64_t>(s * 8);
+            const wavefit::launch_result r =
+                wavefit::try_launch(kernel_list[k], wavefit::work::elements(1000000 + static_cast<std::uint64_t>(s), options),
+                                    nullptr, nullptr, 4099);
+            if (r.status != wavefit::launch_status::launched) {
+                failures.fetch_add(1);
+                continue;
+            }
+            const std::size_t slot = static_cast<std::size_t>((dev * kernels + k) * shared_sizes + s);
+            std::lock_guard<std::mutex> lock(first_mutex);
+            if (!have_first[slot]) {
+                have_first[slot] = true;
+                first[slot] = {r.status, r.config};
+            } else if (first[slot].config != r.config) {
+                ++disagreements[slot];
+            }
+        }
+    });
+    CHECK(failures.load() == 0);
+    for (int dev = 0; dev < devices; ++dev) {
+        CHECK(fake::count().attribute_calls[first_device + dev].load() == attributes_per_query());
+        CHECK(fake::count().property_calls[first_device + dev].load() == 1);
+    }
+    // Kernel attributes are cached per (device, kernel).
+    CHECK(fake::count().function_attribute_calls.load() - function_calls_before == devices * kernels);
+    CHECK(fake::count().launches.load() - launches_before == threads * 24);
+    CHECK(fake::count().bad_launches.load() == 0);
+    CHECK(fake::count().wrong_arguments.load() == 0);
+    for (const int d : disagreements) CHECK(d == 0);
+    CHECK(wavefit::detail::block_choice_cache().size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
+}
+
+TEST_CASE("runtime caches: racing launches above the default LDS opt in once per kernel and size", "[runtime][cache][fake-hip]") {
+    constexpr int device = 8;
+    const int set_before = fake::count().set_attribute_calls.load();
+    std::atomic<int> launched{0};
+    race(threads, [&](int) {
+        fake::current_device = device;
+        // 96 KiB of dynamic LDS: above the default 64 KiB, within the fake's 128 KiB opt-in.
+        const wavefit::launch_config cfg{wavefit::dims{1000}, wavefit::dims{256}, std::uint64_t{96} * 1024};
+        if (wavefit::try_launch(kernel<20>, cfg, nullptr, nullptr, 4099).status == wavefit::launch_status::launched)
+            launched.fetch_add(1);
+    });
+    CHECK(launched.load() == threads);
+    CHECK(fake::count().set_attribute_calls.load() - set_before == 1);
+    CHECK(fake::count().bad_launches.load() == 0);
+}
+
+TEST_CASE("runtime caches: a failed device query is not cached; racing threads see the failure or the value, then the value",
+          "[runtime][cache][fake-hip]") {
+    constexpr int device = 9;
+    fake::count().property_failures_left.store(3);
+    fake::count().fail_properties_for.store(device);
+    std::atomic<int> launched{0};
+    std::atomic<int> runtime_failed{0};
+    std::atomic<int> other{0};
+    race(threads, [&](int) {
+        fake::current_device = device;
+        const wavefit::launch_result r = wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099);
+        if (r.status == wavefit::launch_status::launched) launched.fetch_add(1);
+        else if (r.status == wavefit::launch_status::runtime_failed && r.message.find("hipErrorFake") != std::string::npos)
+            runtime_failed.fetch_add(1);
+        else other.fetch_add(1);
+    });
+    fake::count().fail_properties_for.store(-1);
+    CHECK(other.load() == 0);
+    CHECK(runtime_failed.load() <= 3);
+    CHECK(launched.load() + runtime_failed.load() == threads);
+    // Each failed attempt was retried by a later caller; once the value exists nobody queries again.
+    CHECK(fake::count().property_calls[device].load() == runtime_failed.load() + 1);
+    fake::current_device = device;
+    CHECK(wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099).status == wavefit::launch_status::launched);
+    CHECK(fake::count().property_calls[device].load() == runtime_failed.load() + 1);
+}
+
+#endif  // __has_include(<hip/hip_runtime.h>)
