@@ -233,6 +233,16 @@ void report_first(benchmark::State& state, const std::vector<double>& enqueue, c
     state.counters["enqueue_median_us"] = median(enqueue) * 1e6;
     state.counters["enqueue_max_us"] = maximum(enqueue) * 1e6;
     state.counters["samples"] = static_cast<double>(latency.size());
+    // Which launch was the slowest, and what the first one cost: a one-time cost of the form shows
+    // as index 0, a stray interruption anywhere.
+    if (!latency.empty()) {
+        state.counters["latency_argmax"] =
+            static_cast<double>(std::max_element(latency.begin(), latency.end()) - latency.begin());
+        state.counters["latency_first_us"] = latency.front() * 1e6;
+        std::vector<double> sorted = latency;
+        std::sort(sorted.begin(), sorted.end());
+        state.counters["latency_second_max_us"] = sorted.size() > 1 ? sorted[sorted.size() - 2] * 1e6 : 0.0;
+    }
 }
 
 bool cold_pools_used[3] = {false, false, false};
