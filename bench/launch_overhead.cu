@@ -417,6 +417,19 @@ int run(int argc, char** argv) {
         }
     });
 
+    // What wavefit keeps off the launch path: the runtime's occupancy queries for a kernel whose
+    // attributes the runtime has already loaded (FACTS.md and PERF.md quote 14 us / 1.1 us).
+    benchmark::RegisterBenchmark("host_cost/occupancy_max_active_blocks", [](benchmark::State& state) {
+        int block = 32;
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(gpu::max_active_blocks(small_kernel, block, 0));
+            block = block % 1024 + 32;
+        }
+    });
+    benchmark::RegisterBenchmark("host_cost/occupancy_max_potential_block_size", [](benchmark::State& state) {
+        for (auto _ : state) benchmark::DoNotOptimize(gpu::suggested_block(small_kernel, 0));
+    });
+
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     gpu::release(small_x);
