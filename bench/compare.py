@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a Google Benchmark run against a baseline and fails only on a real slowdown.
 
     compare.py BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise-factor 3] [--metric real_time]

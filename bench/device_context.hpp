@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device a run measured, written into Google Benchmark's JSON "context" so that a results file
 // says by itself what it came from (rocPRIM's benchmarks do the same), plus the exact command line.
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading Google Benchmark JSON output (1.7.x), shared by compare.py and make_report.py.
 
 Python 3 standard library only. A run's benchmarks are grouped by their base name: the name the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime calls the benchmarks make themselves (events, memory, occupancy queries, raw launches),
 // under one set of names for HIP and CUDA. wavefit's own runtime layer picks the backend; this file
 // follows its choice, so a benchmark is one source for hipcc and nvcc.

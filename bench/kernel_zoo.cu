@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel zoo: our own kernels under every launch strategy (zoo/strategies.hpp), timed with device
 // events, side by side in one run with the device-to-device memcpy as the bandwidth ceiling.
 // Benchmark names are `kernel/strategy/size`: `copy/wavefit/2^28`, `triad/sweep_b256_g1x/2^28`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What wavefit::launch costs per launch against a raw launch (kernel<<<>>> / hipLaunchKernelGGL) of
 // the same kernel, configuration and stream, in one run:
 //   launch_enqueue/<form>/<kernel>          many launches per iteration, one synchronize: host enqueue cost

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds bench/RESULTS.md (and one plot per kernel and size) from the JSON of one benchmark run.
 
     make_report.py [--zoo ZOO.json] [--launch LAUNCH.json] [--out bench/RESULTS.md] [--plots DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs wavefit's benchmarks on an NVIDIA GPU in one go and writes everything under OUT_DIR:
 #   launch.json, zoo.json   Google Benchmark JSON (all repetitions and their aggregates)
 #   launch.log, zoo.log     the console output (aggregates), self-test result, errors

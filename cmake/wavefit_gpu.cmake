@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GPU builds of wavefit's tests, examples and benchmarks, from one list of sources:
 #  - WAVEFIT_GPU_LANGUAGE=CUDA: real CMake CUDA targets (nvcc), runnable on an NVIDIA GPU;
 #  - WAVEFIT_HIP_CHECKS=ON: the same sources compiled and linked by hipcc for WAVEFIT_HIP_ARCHITECTURES

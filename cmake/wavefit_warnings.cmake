@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Strict warnings for wavefit's own targets (tests, tools), and the optional sanitizer build:
 # -DWAVEFIT_SANITIZE=address,undefined adds -fsanitize to every wavefit target, failing on the first report.
 set(WAVEFIT_SANITIZE "" CACHE STRING "Comma-separated sanitizers for wavefit's own targets (e.g. address,undefined)")

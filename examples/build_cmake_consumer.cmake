@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Configures, builds and runs examples/cmake_consumer against an installed wavefit, as the CTest
 # test "no-gpu: cmake_consumer (HIP)" does (examples/CMakeLists.txt). Run with cmake -P and:
 #   SOURCE_DIR, BINARY_DIR, WAVEFIT_DIR (the installed package's directory), GENERATOR,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the examples share. They are HIP programs; so that the same files also build with nvcc for
 // an NVIDIA GPU, the few hip* runtime names they use map to CUDA's when the compiler is not a HIP
 // compiler. Plus a checked-call macro and the "no GPU" exit every example takes on a machine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A kernel with __launch_bounds__(256). wavefit reads the kernel's own bound from the runtime and
 // sizes the block within it; an explicit 512-thread launch is rejected with
 // block_exceeds_kernel_max_threads before the runtime is called (HIP would fail it with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The classic port. A CUDA kernel moves to HIP with its launch unchanged:
 //
 //     hipLaunchKernelGGL(scale, dim3(n / 512), dim3(512), 0, stream, x, n, a);

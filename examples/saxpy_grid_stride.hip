@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SAXPY over more than 2^32 elements. Every size is 64-bit from the host to the kernel, and the
 // kernel loops with wavefit::grid_stride: a planned grid is clamped where the device cannot hold
 // one thread per element. On AMD the dispatch packet counts at most 2^32-1 work-items per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A kernel tuned on an H100/H200 for 128 KiB of dynamic shared memory per block, ported to an
 // MI300X: 64 KiB of LDS per CU and no opt-in beyond it. wavefit says so before launching, with the
 // numbers; an MI355X (gfx950, 160 KiB) takes it; on an H200 the same launch works because

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 2-D transpose two ways, both checked against the host:
 //   - tiled through shared memory / LDS: the kernel's indexing needs a 32 x 8 block, so the block
 //     is a compile-time wavefit::static_launch_config<32, 8> and the grid comes from the extent in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: validation (find_problems / check / describe) and planning (plan over element
 // counts and extents, plan_reason, occupancy) over arbitrary device limits, kernel resources,
 // launch configurations and work. Devices come from a preset with fields overwritten, from

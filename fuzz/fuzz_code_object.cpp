@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the code-object reader (wavefit::read_kernels over ELF64, clang offload bundles,
 // host ELFs with .hip_fatbin, and the AMDGPU msgpack metadata). The input is the file's bytes.
 // Invariants:

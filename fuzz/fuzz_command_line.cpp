@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the whole wavefit command line, as main() runs it but without printing. The
 // input is argv[1..] separated by NUL bytes. Invariants:
 //   * parsing either yields a request or throws usage_error with a non-empty one-line message;

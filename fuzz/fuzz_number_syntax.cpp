@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the CLI's number and dimension syntax (tools/wavefit/number_syntax.hpp).
 // The input is one command-line value. Invariants, checked against a second, independent reading
 // of the grammar written here with 128-bit arithmetic:

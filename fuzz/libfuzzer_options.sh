@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The libFuzzer options of one target, shared by fuzz/run-smoke and fuzz/run-long so that the smoke
 # runs and the long runs of docs/robustness.md fuzz the same way. Source it, then:
 #   libfuzzer_options TARGET SECONDS BUILD_DIR   sets the array fuzz_options

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the seed corpus of fuzz_code_object: small hand-built AMDGPU code objects, offload bundles
 // and host ELFs (tests/code_object/code_object_builder.hpp), valid ones and a few with one thing
 // wrong, so that the fuzzer starts from every container kind and both note locations. No compiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The driver of a replay build (fuzz/CMakeLists.txt, WAVEFIT_FUZZ_ENGINE=replay): runs the fuzz
 // target once on every file named on the command line, or in the directories named, without
 // libFuzzer. An invariant broken by a seed aborts the process, so the test fails with the file's name

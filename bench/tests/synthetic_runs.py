@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Google Benchmark JSON results made up for the tests, in the format of Google Benchmark 1.7.1 (the
 recorded files in data/ show that format as the library writes it): the benchmark names, counters
 and context of wavefit_bench_zoo and wavefit_bench_launch, with figures shaped like the H200's.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Specifications of bench/compare.py: it fails only on a slowdown beyond the noise and the threshold."""
 
 import io

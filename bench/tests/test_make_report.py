@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Specifications of bench/make_report.py on made-up runs shaped like the H200's."""
 
 import io

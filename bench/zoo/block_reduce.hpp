@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reductions across a wave and across a 1-D block, for any block that is a whole number of waves,
 // on wave32 (NVIDIA) and wave64 (gfx9) alike: the zoo's kernels run under every block size the
 // sweep tries, so nothing here assumes 256 threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One zoo case: a kernel at one size with its buffers, how to launch it in each form (raw, wavefit
 // with the work, wavefit with an explicit configuration), what one launch moves, how to prepare its
 // inputs and how to check its outputs. kernel_zoo.cu measures each case under each strategy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A compute-bound kernel that keeps many values live per thread, so registers, not waves, limit how
 // many blocks an SM/CU holds: the case where the best block is not the usual 256 and where a
 // hard-coded 1024 does not launch at all on NVIDIA (1024 threads x ~100 registers > 64K).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Row-wise softmax over a [rows x hidden] fp32 matrix, the way LLM serving does it: one block per
 // row (the grid strides over rows), the row kept in registers when the block is wide enough
 // (hidden / 4 <= Capacity * blockDim.x float4 vectors), otherwise an online max/sum pass and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The launch strategies every zoo kernel is measured under. A strategy's name is the middle part of
 // a benchmark's name (`triad/sweep_b256_g1x/2^28`):
 //   b256, b1024      hard-coded blocks (256: the common default; 1024: BabelStream's HIP default),

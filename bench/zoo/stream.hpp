@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The STREAM kernels with BabelStream's arithmetic on doubles (copy c = a; mul b = s*c; add c = a + b;
 // triad a = b + s*c; dot sum a*b), so their GB/s compare with BabelStream's, and an fp32 sum.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // out = in^T for a rows x cols fp32 matrix, through 32 x 32 tiles in shared memory (padded one column
 // so the transposed read hits 32 different banks). One tile per block step; the block's threads,
 // however many, share the tile's 1024 elements, and the grid strides over tiles, so the kernel is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inputs the zoo computes from the element index, so that a check kernel can recompute any input
 // (never time on zeros, never trust an output that nothing checked), poisoned outputs (an element a
 // kernel forgot to write stays NaN and fails the check), and the device-side checks themselves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The smallest real use of wavefit from a CMake project: a grid-stride kernel launched by element
 // count. Prints the plan for an MI300X; on a GPU it launches and checks; without one it prints
 // wavefit's report of the runtime's answer and exits 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels inside compiled AMD GPU code, read offline: an AMDGPU code object (.hsaco / .co), a clang
 // offload bundle (`hipcc --cuda-device-only`), or a HIP object, executable or shared library whose
 // .hip_fatbin section carries device code. Each kernel's resources come from the code object's

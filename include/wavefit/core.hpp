@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pure planning core: limits, presets, occupancy, validation, planning and explanations. No GPU
 // header is included, so it compiles with any C++17 compiler and runs on machines without a GPU.
 #pragma once

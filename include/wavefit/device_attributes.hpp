@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turning what a runtime reports about a device into device_limits. The runtime layer reads each
 // attribute with hip/cudaDeviceGetAttribute; this header holds the mapping and the per-ISA facts
 // the runtimes do not report (wave slots per SIMD, register files, SGPR budgets), so the mapping is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The launch-relevant limits of one GPU as a plain value. Presets fill it at compile time, the
 // runtime layer fills it from hip/cudaDeviceGetAttribute; everything else in wavefit only reads it.
 #pragma once

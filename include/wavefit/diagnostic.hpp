@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one diagnostic type of wavefit. Detection produces `finding`s: plain numbers, no strings, no
 // allocation, cheap enough for the launch hot path. Only when something is wrong is a finding
 // rendered into a `diagnostic` with a message (the limit, the value, the device) and a fix.

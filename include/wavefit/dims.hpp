@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 3-D size in 64 bits: grids, blocks and extents. Kept wider than dim3 on purpose so that user
 // sizes (2^33 elements, say) are carried intact until validation decides whether they fit.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wavefit's one knowledge base of launch-related runtime errors and of its own diagnostic codes.
 // The library quotes it in exception messages, `wavefit explain CODE` prints it, and the tests check it.
 // Pure C++17 and constexpr throughout: no GPU header, no allocation, every text a string literal.

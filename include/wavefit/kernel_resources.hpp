@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What one compiled kernel needs per thread and per block, as the runtime (hipFuncGetAttributes /
 // cudaFuncGetAttributes) or the code object's metadata reports it. Zero means "unknown / does not
 // limit", so a default-constructed value describes a kernel that only the launch shape constrains.

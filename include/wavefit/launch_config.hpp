@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An explicit launch: grid, block and dynamic shared memory. It has no default constructor on
 // purpose (a launch without a shape is a bug, not a default), and holds 64-bit sizes so that a
 // grid computed from a large element count reaches validation intact.

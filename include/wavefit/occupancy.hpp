@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How many blocks of one kernel a CU/SM holds at once, and which resource stops it holding more.
 // AMD follows HIP's hipOccupancyMaxActiveBlocksPerMultiprocessor (ROCm/clr hip_platform.cpp); NVIDIA
 // follows the allocation rules behind cudaOccupancyMaxActiveBlocksPerMultiprocessor (cuda_occupancy.h),

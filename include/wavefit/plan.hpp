@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Choosing a launch from the work instead of hard-coding dim3(256): the block from the device and
 // the kernel's own resources, the grid from the element count in 64 bits, clamped to what the
 // device accepts, with a flag telling the kernel when it must grid-stride. A plan always passes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Built-in devices, so that plans and checks work on a machine without the GPU. Every value is the
 // one the vendor's runtime reports (sources in shared/FACTS.md §1), because wavefit must predict
 // what the runtime will accept, not what a datasheet says.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validation of an explicit launch against a device and a kernel: every rule the runtimes enforce
 // (and the ones they do not report, such as register pressure or AMD's 2^32 work-item cap), found
 // before the launch. find_problems() is constexpr and allocation-free for the launch path;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wavefit's version, kept in step with project(VERSION) in CMakeLists.txt by a test.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The umbrella header. Always the planning core; when the including translation unit is compiled
 // as HIP or CUDA (or defines WAVEFIT_BACKEND_HIP / WAVEFIT_BACKEND_CUDA for host-only code), also
 // the runtime layer (wavefit::launch and friends), and in device compilers the device helpers.

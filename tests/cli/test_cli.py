@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Specifications of the installed `wavefit` command-line tool (shared/CONTRACT.md, "The command-line tool").
 
 Runs the binary named by $WAVEFIT_CLI (tests/cli/CMakeLists.txt points it at a fresh `cmake --install`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built inputs for the code object reader's unit tests (tests/cpu/test_code_object_*.cpp): a
 // msgpack writer, AMDGPU metadata, minimal ELF64 code objects and host ELFs, and offload bundles,
 // written from the format descriptions so that the tests need no compiler and can make any field

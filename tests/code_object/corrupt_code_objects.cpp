@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Corruption test for the code object reader: for each sample file given on the command line, many
 // damaged copies are made in memory (truncations at every header boundary and at regular steps, every
 // header field set to hostile values, bytes flipped at regular steps and throughout the metadata,

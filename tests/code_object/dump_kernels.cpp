@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test driver: prints what wavefit::read_kernels_from_file sees, so the Python test can compare it
 // with llvm-readobj and with the core's occupancy. One JSON object per kernel per line:
 //   {"target":..., "target_id":..., "name":..., "symbol":..., "vgpr_count":N, ..., "code_object_offset":N,

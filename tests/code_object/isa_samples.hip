@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample kernels for targets beyond the CDNA samples (samples.hip): RDNA3 gfx1100 in wave32 and
 // wave64 (-mwavefrontsize64), and gfx906, which no wavefit preset models. Debian's ROCm 5.2 ships no
 // device library for gfx1100, so these kernels call no library function (work-item ids and barriers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample kernels for the code object reader's tests: each one pins down a resource the reader must
 // report (registers, AGPRs, scratch, LDS, launch bound). They are compiled at build time with
 // Debian's hipcc for gfx90a and gfx940 and never run; the values quoted in the comments are what

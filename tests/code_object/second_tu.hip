@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A second translation unit for the linked sample executable: the linker concatenates each
 // object's .hip_fatbin, so the executable carries two offload bundles (padded to 4096 bytes), and
 // the reader must find the kernels of both. It also provides main(); nothing is ever launched.

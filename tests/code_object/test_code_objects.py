@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Specification of wavefit's code object reader against independent tools (Python stdlib only).
 
 For every sample file built from samples.hip, every field of every kernel that the reader reports

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Specification of `wavefit inspect --json` against independent tools (Python stdlib only).
 
 For every sample file, each kernel entry that `wavefit inspect FILE --json` prints must equal what

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One compile-fail check, run by CTest (tests/compile_fail/CMakeLists.txt):
 #   cmake -DCOMPILER=... -DSOURCE=... -DFLAGS=a;b -DEXPECT=regex [-DMODE=fail|compile] -P run_case.cmake
 # MODE fail (default): the compile must fail AND its diagnostics must match EXPECT (so a case that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of wavefit::read_kernels on malformed, truncated and hostile input: every problem is
 // a code_object_error with one line naming what is wrong, never a crash, an out-of-bounds read (each
 // input below is its own allocation of exactly its size, for ASan), another exception type, or work

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of wavefit::read_kernels on well-formed input of every container kind: a code object
 // (notes through section or program headers), an offload bundle, a host ELF whose .hip_fatbin holds
 // padded bundles, and what the kernel metadata means for the planning core. Inputs are built byte by

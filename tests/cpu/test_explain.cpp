@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specifications of wavefit/explain.hpp: the knowledge base behind `wavefit explain` and the library's
 // exception messages. The expected numbers and texts below are copied from hip_runtime_api.h (hip 5.2),
 // driver_types.h (CUDA 13.0) and cudaGetErrorString (libcudart 13.0), not from the header under test.

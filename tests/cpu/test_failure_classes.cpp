@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The failure classes of shared/FACTS.md §6, each reproduced with the numbers of its public source and
 // caught before the launch with the right diagnostic code (class 9: planned differently). Class 10
 // (error-code confusion) belongs to the explain specifications.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // has_launch_errors() is the launch path's cheap verdict; find_problems() is the full one. They must
 // never disagree: a launch wavefit lets through must have no error, and one it stops must have one.
 #include <catch2/catch.hpp>

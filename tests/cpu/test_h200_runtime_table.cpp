@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The h200 preset against the real GPU: tests/data/h200 holds what the CUDA runtime reported on the
 // test H200 (device attributes, and cudaOccupancyMaxActiveBlocksPerMultiprocessor for a zoo of our
 // kernels, every block size and several dynamic shared sizes; see tests/data/h200/README.md). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specifications of the CLI's number syntax (tools/wavefit/number_syntax.hpp): what users may type
 // for counts, sizes and dimension lists, and the reason given for everything else.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of the AMD occupancy model: wavefit::occupancy must return what HIP's
 // hipOccupancyMaxActiveBlocksPerMultiprocessor returns (ROCm/clr hipamd/src/hip_platform.cpp,
 // ihipOccupancyMaxActiveBlocksPerMultiprocessor; FACTS.md §3). The reference below is a literal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of the NVIDIA occupancy model: wavefit::occupancy must return what
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor returns. The reference below transcribes the rules of
 // cuda_occupancy.h (cudaOccMaxBlocksPerSMWarpsLimit, cudaOccMaxBlocksPerSMRegsLimit,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime layer's caches without a GPU: device limits, kernel attributes and block choices all
 // live in once_cache, so these races stand for "many threads launch a kernel for the first time at
 // once". The CI also runs this file under ThreadSanitizer.

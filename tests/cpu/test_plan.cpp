@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of wavefit::plan: the block from the device and the kernel, the grid from the work
 // in 64 bits, clamped per axis to what the device accepts, with grid_stride telling the kernel to loop,
 // and a reason that names what decided the block.

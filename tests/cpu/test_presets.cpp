@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of the built-in devices: every name in CONTRACT.md resolves, every value is the one
 // shared/FACTS.md §1 records (what the vendor runtime reports), and the lookups work at compile time.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Properties of the planning core over thousands of random but sane devices, kernels, element counts
 // and extents (seeded std::mt19937_64; the seed is printed with every failure). The rules that
 // decide validity are written out again here, independently of validate.hpp, and compared with

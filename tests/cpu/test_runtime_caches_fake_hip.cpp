@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime layer's caches (device limits, kernel attributes, block choices, the dynamic shared
 // memory opt-in) exercised through wavefit::try_launch itself, with many threads racing on first
 // use, without a GPU: this file is compiled against HIP's headers (host-only, as a .cpp) and defines

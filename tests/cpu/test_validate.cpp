@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Specification of launch validation: for every diagnostic code of CONTRACT.md, the exact boundary on
 // AMD and NVIDIA presets (the limit passes, limit + 1 fails), its severity, that `valid` holds exactly
 // when no error is reported, and that each message names the value, the limit and the device while

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime calls the GPU tests make on their own (memory, raw launches' errors, the vendor's
 // occupancy and attribute queries), spelled once for HIP and CUDA. Tests use these to set up data
 // and to ask the runtime directly what wavefit predicts; wavefit itself calls hip*/cuda* only in

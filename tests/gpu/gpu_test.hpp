@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every GPU spec file shares: Catch2, the suite's kernels, readable names for wavefit's
 // results (so a failing assertion prints words and numbers, not enum values) and the record of raw
 // runtime errors that the specs print for the run's report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernels of the GPU test suite (declared and described in kernels.hpp).
 #include "kernels.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every kernel of the GPU test suite, defined once in kernels.hip (launched from the test files
 // through their host stubs), and the list of them that the occupancy and attribute specs walk.
 #pragma once

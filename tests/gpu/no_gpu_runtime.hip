@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wavefit against the real runtime on a machine without a GPU (CI: Debian's libamdhip64, which
 // answers hipErrorNoDevice / hipErrorInvalidDevice; or the CUDA runtime without a driver). Nothing
 // may crash or abort: queries and launches report the runtime's error in one line, and the planning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wavefit's picture of the device and the kernels against the runtime's: the limits it reads equal
 // the h200 preset, its occupancy model equals the runtime's occupancy query for every kernel of the
 // suite, and a launch by element count or extent uses exactly the configuration wavefit::plan shows.

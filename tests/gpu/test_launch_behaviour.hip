@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How wavefit::launch behaves beyond the shape checks: the automatic opt-in above 48 KiB of dynamic
 // shared memory, argument conversions that must keep working, first launches from many threads at
 // once, and what launch_error and try_launch report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Results, not just launches: every element of [0, n) is visited exactly once for element counts at
 // the edges (0, 1, a wave +-1, the planned block +-1, primes, 2^31 + 3 one-byte elements with 64-bit
 // indices) and for grids too small to hold one thread per element (the kernel grid-strides). Outputs

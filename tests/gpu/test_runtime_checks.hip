@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every launch check the runtime enforces, reproduced: the raw launch fails on the GPU with the
 // runtime's own error, wavefit rejects the same configuration before calling the runtime (status
 // rejected, runtime code 0, the right diagnostic), and no error is left behind for the user's next

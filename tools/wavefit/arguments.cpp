@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two passes: first the raw flags are matched against the subcommand's spec (unknown, repeated or
 // valueless flags fail here), then each request is built from typed values with range checks.
 #include "arguments.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line turned into one typed request per subcommand. Commands receive checked values
 // only; every malformed input is a usage_error here (exit 2), before anything is printed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit check`: an explicit grid and block, validated the way wavefit::launch validates them.
 #include <wavefit/detail/text.hpp>
 #include <wavefit/validate.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line's vocabulary as data: each subcommand with the flags it accepts. The parser
 // checks arguments against it and --help is rendered from it, so the two cannot drift apart.
 #pragma once

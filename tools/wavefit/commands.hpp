@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The subcommands. Each takes its checked request and returns everything it would print, so that
 // nothing reaches stdout before the command has succeeded (a usage error leaves stdout empty).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Demangling in a child process with a deadline (see demangle.hpp for why).
 #include "demangle.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Readable names for kernels read from untrusted files (`inspect`, `--kernel FILE:NAME`).
 #pragma once
 

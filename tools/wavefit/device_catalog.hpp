@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPUs this wavefit can see. The one seam for a GPU backend: a HIP or CUDA build compiles its own
 // device_catalog implementation in place of device_catalog_without_backend.cpp (tools/CMakeLists.txt)
 // and every subcommand then reads real devices through it; nothing else changes.

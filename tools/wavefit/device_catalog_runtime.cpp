@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device catalog of a build with a GPU backend: the visible GPUs, their limits read through
 // wavefit's runtime layer (hip/cudaDeviceGetAttribute, cached). Compiled as plain C++ with
 // WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA defined and linked against that runtime, so the CLI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device catalog of a build without a GPU backend (the default): it sees no devices, and says so,
 // so that `info` and `--device` can point the user to --preset.
 #include "device_catalog.hpp"

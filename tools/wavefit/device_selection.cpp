@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device lookup and the messages that steer a user without a GPU (or with a typo) to a working
 // command line.
 #include "device_selection.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns --preset NAME / --device N into the device_limits every subcommand plans against.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rendering of diagnostics for check and plan (see diagnostic_output.hpp).
 #include "diagnostic_output.hpp"
 

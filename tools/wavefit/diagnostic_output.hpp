@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How check and plan print diagnostics, so that both show a problem the same way: in JSON as
 // {"code","severity","message","fix"}, in text as "error [code] message" with the fix below it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit explain CODE`: what an error number, name, message or diagnostic code means, and the
 // launch-configuration causes behind it, each with its fix.
 #include <wavefit/explain.hpp>

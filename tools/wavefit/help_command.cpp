@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --help and --version. Help is rendered from command_line_spec.hpp, the same table the parser
 // checks flags against, so it always lists exactly the flags that are accepted.
 #include <wavefit/version.hpp>

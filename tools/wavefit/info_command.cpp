@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit info`: every field of device_limits with what it means, so that a user can see which
 // number a diagnostic or a plan was computed from (like hipinfo, but complete and explained).
 #include <string>   // texts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit inspect`: what the compiler decided for each kernel of a compiled AMD binary (registers,
 // LDS, scratch, launch bound) and what that means on a device: the recommended block and the
 // occupancy of every block size, without a GPU. Spills get a warning, since on AMD they are usually

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A tiny JSON emitter for --json output. Scripts parse what wavefit prints, so every document must be
 // valid whatever the input: strings are escaped (control characters included), invalid UTF-8 from a
 // command line becomes U+FFFD, and doubles print round-trip exact and never as nan or inf.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels from compiled AMD binaries (see kernel_file.hpp).
 #include "kernel_file.hpp"
 

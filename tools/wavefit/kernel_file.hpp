@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels read from compiled AMD binaries for `inspect` and `--kernel FILE:NAME`: reading with
 // one-line errors, demangled names, lookup by name, the device a kernel is modelled on, and what
 // deserves a warning (spills, a device the code object was not compiled for).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The number syntax of the wavefit command line: decimal, 0x hex, k/M/G and Ki/Mi/Gi suffixes, 2^N,
 // and dimension lists X[,Y[,Z]]. Header-only, constexpr, noexcept and free of I/O, so that unit
 // tests and fuzz targets can include it alone: a user's typing must never throw or reach UB.

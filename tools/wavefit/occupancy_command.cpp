@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit occupancy`: residency per block size, with what each resource alone would allow, so
 // that a user sees not only the limiter but how far the next resource is.
 #include <algorithm>  // std::max

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Occupancy in words and rows, shared by `plan`, `occupancy` and `inspect` so that all print the
 // same numbers alike.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit plan`: the block and grid wavefit::plan chooses for the work, with the occupancy it
 // reaches and why, plus the same diagnostics `check` would print for that launch.
 #include <wavefit/detail/text.hpp>

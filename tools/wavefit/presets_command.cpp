@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `wavefit presets`: the devices --preset accepts, with what tells them apart at a glance.
 #include <wavefit/presets.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Aligned plain-text tables for human output: columns padded to their widest cell, numbers
 // right-aligned so that digits line up, and no trailing spaces (diff- and grep-friendly).
 #pragma once

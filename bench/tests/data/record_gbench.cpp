@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the recorded files beside it: real Google Benchmark 1.7.1 JSON with the shapes the wavefit
 // benchmarks produce (manual time, counters, an error, Iterations(1)/Repetitions(1), real time), so the
 // tests of compare.py and make_report.py read what the library really writes. CPU only:

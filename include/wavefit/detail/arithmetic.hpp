@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Saturating 64-bit arithmetic for launch sizes: every size in wavefit is computed in 64 bits and
 // clamps at the top instead of wrapping, so a product like grid x block can never silently shrink.
 #pragma once

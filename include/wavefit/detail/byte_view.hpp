@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bounded window on untrusted bytes, shared by the ELF, offload-bundle and msgpack readers: every
 // read names its offset and length and is checked against the window first, so a hostile file can
 // produce an error but never an out-of-bounds read. Offsets in messages are file offsets.

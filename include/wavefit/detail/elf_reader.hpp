@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The few parts of an ELF64 little-endian file the code object reader needs: the header, section and
 // program header tables, section names and notes. Written from the ELF specification rather than
 // on <elf.h> (not available on every platform the header-only library must compile on), and every

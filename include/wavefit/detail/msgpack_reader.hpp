@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bounded pull reader for the msgpack subset of AMDGPU metadata (maps, arrays, strings, integers,
 // booleans; nil, floats, binary and extension values are skipped). It never allocates: strings come
 // back as views into the input. Container counts are checked against the bytes left (every element

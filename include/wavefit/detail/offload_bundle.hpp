@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // clang's offload bundles (clang/lib/Driver/OffloadBundler.cpp, binary format): the container that
 // `hipcc --cuda-device-only` writes and that a HIP object, executable or shared library carries in
 // its .hip_fatbin section, one bundle per translation unit. Layout, little-endian:

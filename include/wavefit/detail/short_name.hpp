@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A fixed-capacity, constexpr-constructible name ("MI300X", "gfx942"). device_limits must be a
 // plain copyable value that presets can build at compile time and the runtime can fill from a
 // C string, without pointing at storage that may go away.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Number and size formatting for messages. Messages are built only when something is wrong, so
 // plain std::string concatenation is fast enough and keeps the core free of dependencies.
 #pragma once

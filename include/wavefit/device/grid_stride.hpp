@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Grid-stride ranges for kernels: `for (auto i : wavefit::grid_stride(n))` visits every index of
 // [0, n) exactly once across the whole grid, whatever grid the launch used. Planned launches clamp
 // the grid where the device cannot hold one thread per element (2^32-1 work-items per dimension on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The wavefront / warp size in device code, correct on wave64 (gfx9: MI200, MI300) and wave32
 // (gfx10+, NVIDIA) without a constexpr `warpSize` (no longer constexpr in ROCm 7) or the
 // deprecated __AMDGCN_WAVEFRONT_SIZE macro (removed from LLVM, llvm-project#157463).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The only file in wavefit that calls hip* or cuda* functions. It picks the backend from the
 // including translation unit and wraps the dozen calls wavefit needs behind one set of names, so
 // the rest of the runtime layer is written once for HIP on AMD, HIP on NVIDIA and CUDA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the runtime layer remembers: each device's limits (read once), each kernel's attributes per
 // device (read once), and each kernel's block choice per (device, shared memory, plan shape)
 // (computed once). A repeated launch does hash lookups, never a runtime query or an occupancy scan.

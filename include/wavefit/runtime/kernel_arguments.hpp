@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel arguments checked at compile time and packed for hip/cudaLaunchKernel. The checks are
 // stricter than hipLaunchKernelGGL's on purpose: a pointer to another type, or a 64-bit size
 // narrowed into a 32-bit parameter (the silent wrap behind several "sizes over 2^31" bugs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wavefit::launch and wavefit::try_launch: the drop-in for hipLaunchKernelGGL / kernel<<<...>>>.
 // Every launch is validated against the device and the kernel's own attributes before the runtime
 // is called, so a rejected launch leaves no runtime error behind; the runtime's own error is then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a failed launch reports: the runtime's error code (0 when wavefit rejected the launch before
 // calling the runtime), the diagnostic code when wavefit found the problem, the kernel, the device
 // and a message that names the limit, the value and the fix. try_launch returns the same facts as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A thread-safe cache that computes each value exactly once and then serves it lock-free per
 // thread. Launches look up device limits, kernel attributes and block choices on every call; the
 // lookup must cost nanoseconds, and many threads launching a kernel for the first time at once must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Too few (or too many) arguments for the kernel's parameters must not compile.
 #include <wavefit/runtime/launch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An argument that does not convert to the parameter's type at all must not compile, with
 // wavefit's message rather than only a deep template error.
 #include <wavefit/runtime/launch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A floating value passed to an integer kernel parameter must not compile (it would be truncated).
 #include <wavefit/runtime/launch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 64-bit size passed to a 32-bit kernel parameter must not compile: sizes above 2^31 would wrap.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // launch_config has no default constructor: a launch without a grid and a block is a bug.
 #include <wavefit/launch_config.hpp>
 

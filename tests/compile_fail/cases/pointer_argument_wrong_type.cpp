@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A kernel argument that points to another type than the kernel's parameter must not compile:
 // wavefit::launch would otherwise hand an int buffer to a float kernel.
 #include <wavefit/runtime/launch.hpp>

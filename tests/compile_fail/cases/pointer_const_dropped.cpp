@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A pointer to const passed to a kernel that writes through its parameter must not compile.
 #include <wavefit/runtime/launch.hpp>
 

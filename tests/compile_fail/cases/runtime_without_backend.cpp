@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime layer needs HIP or CUDA; included without either it must stop with a message that
 // says how to pick one, not with a missing-header error.
 #if !WAVEFIT_COMPILE_FAIL

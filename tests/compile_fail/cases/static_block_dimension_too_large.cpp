@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A compile-time block dimension above 1024 must not compile, even when the volume would fit.
 #include <wavefit/runtime/launch.hpp>
 

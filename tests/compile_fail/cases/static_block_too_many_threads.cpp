@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A compile-time block of more than 1024 threads: no GPU launches it, so it must not compile.
 #include <wavefit/runtime/launch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A compile-time block with a zero dimension never launches: it must not compile.
 #include <wavefit/runtime/launch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // occupancy_zoo: records what the CUDA runtime's occupancy API answers for a
 // fixed "zoo" of kernels on the machine it runs on, so that wavefit's CPU-side
 // occupancy model can be checked row by row against ground truth without a GPU.

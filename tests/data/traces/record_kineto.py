@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Records PyTorch profiler (Kineto) chrome traces of two small real models on the GPU, the input that
 # `wavefit audit` reads for NVIDIA (and, from ROCm builds of PyTorch, for AMD). Run on a machine with a
 # CUDA (or ROCm) build of PyTorch:  python3 record_kineto.py OUT_DIR

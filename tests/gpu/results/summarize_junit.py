@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the Markdown record of one GPU run (tests/gpu/results/*.md) from its JUnit files.
 
 Reads the files Catch2 2.x writes with `-r junit -o FILE` (the suite) and CTest writes with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A downstream program: it only includes the umbrella header and links wavefit::wavefit. Built by
 // the packaging tests through find_package, add_subdirectory and FetchContent.
 #include <wavefit/wavefit.hpp>
