@@ -3,6 +3,9 @@
 // header is included, so it compiles with any C++17 compiler and runs on machines without a GPU.
 #pragma once
 
+#include "detail/language_check.hpp"
+#if WAVEFIT_HAS_CXX17
+
 #include "device_limits.hpp"
 #include "diagnostic.hpp"
 #include "dims.hpp"
@@ -14,3 +17,5 @@
 #include "presets.hpp"
 #include "validate.hpp"
 #include "version.hpp"
+
+#endif  // WAVEFIT_HAS_CXX17

@@ -4,14 +4,19 @@
 // the runtime layer (wavefit::launch and friends), and in device compilers the device helpers.
 #pragma once
 
-#include "core.hpp"
+#include "detail/language_check.hpp"
+#if WAVEFIT_HAS_CXX17
 
-#if defined(WAVEFIT_BACKEND_HIP) || defined(WAVEFIT_BACKEND_CUDA) || defined(__HIPCC__) || defined(__CUDACC__) || \
-    defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
+#include "core.hpp"
+#include "platform.hpp"
+
+#if WAVEFIT_HAS_RUNTIME
 #include "runtime/launch.hpp"
 #endif
 
-#if defined(__HIPCC__) || defined(__CUDACC__)
+#if WAVEFIT_DEVICE_COMPILER
 #include "device/grid_stride.hpp"
 #include "device/wave.hpp"
 #endif
+
+#endif  // WAVEFIT_HAS_CXX17

@@ -8,9 +8,9 @@
 
 #include <cstdint>  // std::uint64_t
 
-#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
-#include <hip/hip_runtime.h>
-#elif !defined(__CUDACC__)
+#include "../platform.hpp"
+
+#if !(WAVEFIT_DEVICE_COMPILER || WAVEFIT_PLATFORM_HIP)
 #error "wavefit/device/grid_stride.hpp is for HIP or CUDA device code"
 #endif
 

@@ -5,9 +5,9 @@
 // Host code asks the device instead: device_limits::wave_size, read once per device.
 #pragma once
 
-#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
-#include <hip/hip_runtime.h>
-#elif !defined(__CUDACC__)
+#include "../platform.hpp"
+
+#if !(WAVEFIT_DEVICE_COMPILER || WAVEFIT_PLATFORM_HIP)
 #error "wavefit/device/wave.hpp is for HIP or CUDA device code"
 #endif
 
@@ -20,7 +20,7 @@ inline constexpr unsigned max_wave_size = 64;
 // The wave size of the code being compiled. On AMD the compiler folds the builtin to a constant
 // per target, so `if (wavefit::wave_size() == 64)` costs nothing at run time.
 __device__ inline unsigned wave_size() noexcept {
-#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN__)
+#if WAVEFIT_AMDGCN_DEVICE_PASS
 #if defined(__has_builtin) && __has_builtin(__builtin_amdgcn_wavefrontsize)
     return __builtin_amdgcn_wavefrontsize();
 #elif defined(__AMDGCN_WAVEFRONT_SIZE)
@@ -40,13 +40,13 @@ __device__ inline unsigned wave_size() noexcept {
 // A compile-time wave size where the target fixes it: gfx9 always runs wave64; gfx10+ defaults
 // to wave32 (wave64 only under -mwavefrontsize64, which this constant cannot see: use wave_size()
 // for code that must also be right under that flag). NVIDIA: 32. Host pass: 0 (not a device).
-#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN__)
+#if WAVEFIT_AMDGCN_DEVICE_PASS
 #if defined(__GFX9__)
 inline constexpr unsigned compiled_wave_size = 64;
 #else
 inline constexpr unsigned compiled_wave_size = 32;
 #endif
-#elif defined(__CUDA_ARCH__)
+#elif WAVEFIT_DEVICE_PASS
 inline constexpr unsigned compiled_wave_size = 32;
 #else
 inline constexpr unsigned compiled_wave_size = 0;

@@ -8,20 +8,10 @@
 // hip-clang or defines a __HIP_PLATFORM_*__ macro, else CUDA under nvcc.
 #pragma once
 
-#if !defined(WAVEFIT_BACKEND_HIP) && !defined(WAVEFIT_BACKEND_CUDA)
-#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)
-#define WAVEFIT_BACKEND_HIP 1
-#elif defined(__CUDACC__)
-#define WAVEFIT_BACKEND_CUDA 1
-#else
-#error "wavefit/runtime needs HIP or CUDA: compile with hipcc/nvcc or define WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA"
-#endif
-#endif
+#include "../platform.hpp"
 
-#if defined(WAVEFIT_BACKEND_HIP)
-#include <hip/hip_runtime.h>
-#else
-#include <cuda_runtime.h>
+#if !WAVEFIT_HAS_RUNTIME
+#error "wavefit/runtime needs HIP or CUDA: compile with hipcc/nvcc or define WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA"
 #endif
 
 #include <cstddef>  // std::size_t
@@ -34,12 +24,12 @@
 
 namespace wavefit::backend {
 
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
 using error_type = hipError_t;
 using stream_type = hipStream_t;
 inline constexpr error_type success = hipSuccess;
 inline constexpr const char* runtime_name = "HIP";
-#if defined(__HIP_PLATFORM_NVIDIA__)
+#if WAVEFIT_PLATFORM_HIP_NVIDIA
 inline constexpr vendor platform_vendor = vendor::nvidia;
 #else
 inline constexpr vendor platform_vendor = vendor::amd;
@@ -53,7 +43,7 @@ inline constexpr vendor platform_vendor = vendor::nvidia;
 #endif
 
 inline const char* error_name(error_type e) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipGetErrorName(e);
 #else
     return cudaGetErrorName(e);
@@ -61,7 +51,7 @@ inline const char* error_name(error_type e) noexcept {
 }
 
 inline const char* error_string(error_type e) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipGetErrorString(e);
 #else
     return cudaGetErrorString(e);
@@ -69,7 +59,7 @@ inline const char* error_string(error_type e) noexcept {
 }
 
 inline error_type current_device(int& device) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipGetDevice(&device);
 #else
     return cudaGetDevice(&device);
@@ -77,7 +67,7 @@ inline error_type current_device(int& device) noexcept {
 }
 
 inline error_type device_count(int& count) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipGetDeviceCount(&count);
 #else
     return cudaGetDeviceCount(&count);
@@ -87,7 +77,7 @@ inline error_type device_count(int& count) noexcept {
 // Clears the runtime's last (non-sticky) error, so a failure wavefit already reported is not
 // reported a second time by the user's next error check.
 inline error_type take_last_error() noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipGetLastError();
 #else
     return cudaGetLastError();
@@ -97,7 +87,7 @@ inline error_type take_last_error() noexcept {
 // One attribute, read with hip/cudaDeviceGetAttribute (cheap, stable across runtime versions,
 // unlike the properties struct whose layout changed in ROCm 6).
 inline error_type read_attribute(int& value, device_attribute a, int device) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     hipDeviceAttribute_t attr = hipDeviceAttributeWarpSize;
     switch (a) {
         case device_attribute::warp_size: attr = hipDeviceAttributeWarpSize; break;
@@ -158,12 +148,12 @@ inline error_type read_attribute(int& value, device_attribute a, int device) noe
 // The device's marketing name and ISA name ("gfx942:sramecc+:xnack-", "sm_90"). On AMD the ISA
 // name exists only in the properties struct; it is read once per device and cached by the caller.
 inline error_type read_names(std::string& name, std::string& arch, int device) {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     hipDeviceProp_t props{};
     const error_type e = hipGetDeviceProperties(&props, device);
     if (e != hipSuccess) return e;
     name = props.name;
-#if defined(__HIP_PLATFORM_NVIDIA__)
+#if WAVEFIT_PLATFORM_HIP_NVIDIA
     arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
 #else
     arch = props.gcnArchName;
@@ -184,7 +174,7 @@ inline error_type read_names(std::string& name, std::string& arch, int device) {
 // `max_dynamic_shared` receives the kernel's current dynamic shared memory limit (raised earlier by
 // the program itself, or the default).
 inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& max_dynamic_shared, const void* kernel) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     hipFuncAttributes attr{};
     const error_type e = hipFuncGetAttributes(&attr, kernel);
 #else
@@ -203,7 +193,7 @@ inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& ma
 
 // Raises the kernel's dynamic shared memory limit (CUDA's opt-in above 48 KiB).
 inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
 #else
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -212,9 +202,9 @@ inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept
 
 // The kernel's (mangled) name for messages, or nullptr where the runtime cannot say.
 inline const char* kernel_name(const void* kernel, stream_type stream) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP) && !defined(__HIP_PLATFORM_NVIDIA__)
+#if WAVEFIT_PLATFORM_HIP && !WAVEFIT_PLATFORM_HIP_NVIDIA
     return hipKernelNameRefByPtr(kernel, stream);
-#elif defined(WAVEFIT_BACKEND_HIP)
+#elif WAVEFIT_PLATFORM_HIP
     (void)kernel;
     (void)stream;
     return nullptr;
@@ -232,7 +222,7 @@ inline const char* kernel_name(const void* kernel, stream_type stream) noexcept 
 
 inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared,
                                 stream_type stream) noexcept {
-#if defined(WAVEFIT_BACKEND_HIP)
+#if WAVEFIT_PLATFORM_HIP
     return hipLaunchKernel(kernel, grid, block, args, shared, stream);
 #else
     return cudaLaunchKernel(kernel, grid, block, args, shared, stream);

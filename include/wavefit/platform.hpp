@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// The one header that decides which GPU platform a translation unit targets (as rocPRIM's config.hpp
+// and CUB's config.cuh do). Nothing else in wavefit, its tests, benchmarks or examples tests
+// __HIPCC__, __CUDACC__, __HIP_PLATFORM_*__ or the device-pass macros; they test these instead
+// (tests/policy checks it):
+//   WAVEFIT_PLATFORM_HIP         the runtime layer calls HIP: hip-clang/hipcc, a __HIP_PLATFORM_*__
+//                                macro, or WAVEFIT_BACKEND_HIP defined by host-only C++
+//   WAVEFIT_PLATFORM_HIP_NVIDIA  HIP on NVIDIA (__HIP_PLATFORM_NVIDIA__): hip* calls, NVIDIA devices
+//   WAVEFIT_PLATFORM_CUDA        the runtime layer calls CUDA: nvcc, or WAVEFIT_BACKEND_CUDA
+//   WAVEFIT_HAS_RUNTIME          one of the two: wavefit.hpp includes the runtime layer
+//   WAVEFIT_DEVICE_COMPILER      the compiler takes __global__/__device__ code (hip-clang or nvcc)
+//   WAVEFIT_DEVICE_PASS          this is a device compilation pass (on AMD or NVIDIA)
+//   WAVEFIT_AMDGCN_DEVICE_PASS   this is a device pass for an AMD GPU
+// Each is defined as 0 or 1. With a runtime, the runtime's header is included here, so every file
+// that needs hip*/cuda* declarations or blockIdx gets them from one place.
+#pragma once
+
+#if defined(WAVEFIT_BACKEND_HIP) && defined(WAVEFIT_BACKEND_CUDA)
+#error "wavefit: define only one of WAVEFIT_BACKEND_HIP and WAVEFIT_BACKEND_CUDA"
+#endif
+
+#if defined(WAVEFIT_BACKEND_HIP) || (!defined(WAVEFIT_BACKEND_CUDA) && (defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || \
+                                                                         defined(__HIP_PLATFORM_NVIDIA__)))
+#define WAVEFIT_PLATFORM_HIP 1
+#define WAVEFIT_PLATFORM_CUDA 0
+#elif defined(WAVEFIT_BACKEND_CUDA) || defined(__CUDACC__)
+#define WAVEFIT_PLATFORM_HIP 0
+#define WAVEFIT_PLATFORM_CUDA 1
+#else
+#define WAVEFIT_PLATFORM_HIP 0
+#define WAVEFIT_PLATFORM_CUDA 0
+#endif
+
+#if WAVEFIT_PLATFORM_HIP && defined(__HIP_PLATFORM_NVIDIA__)
+#define WAVEFIT_PLATFORM_HIP_NVIDIA 1
+#else
+#define WAVEFIT_PLATFORM_HIP_NVIDIA 0
+#endif
+
+#define WAVEFIT_HAS_RUNTIME (WAVEFIT_PLATFORM_HIP || WAVEFIT_PLATFORM_CUDA)
+
+#if defined(__HIPCC__) || defined(__CUDACC__)
+#define WAVEFIT_DEVICE_COMPILER 1
+#else
+#define WAVEFIT_DEVICE_COMPILER 0
+#endif
+
+#if (defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+#define WAVEFIT_DEVICE_PASS 1
+#else
+#define WAVEFIT_DEVICE_PASS 0
+#endif
+
+#if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__ && defined(__AMDGCN__)
+#define WAVEFIT_AMDGCN_DEVICE_PASS 1
+#else
+#define WAVEFIT_AMDGCN_DEVICE_PASS 0
+#endif
+
+#if WAVEFIT_PLATFORM_HIP
+#include <hip/hip_runtime.h>
+#elif WAVEFIT_PLATFORM_CUDA
+#include <cuda_runtime.h>
+#endif
