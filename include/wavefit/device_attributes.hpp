@@ -9,6 +9,7 @@
 #include <string_view>  // architecture names
 
 #include "detail/arithmetic.hpp"
+#include "detail/ascii.hpp"
 #include "device_limits.hpp"
 
 namespace wavefit {
@@ -34,22 +35,13 @@ enum class device_attribute : std::uint8_t {
     max_registers_per_multiprocessor,
 };
 
-namespace detail {
-
-constexpr bool starts_with(std::string_view s, std::string_view prefix) noexcept {
-    return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace detail
-
 // Fills the AMD residency and register model of `arch` (target features ignored) as HIP's occupancy
 // code uses it (ROCm/clr hip_platform.cpp with ROCclr's per-device vgprsPerSimd_ and
 // vgprAllocGranularity_; LLVM AMDGPUBaseInfo). Returns false for an ISA family it does not know,
 // leaving the gfx9 generic model in place.
 constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noexcept {
     using detail::starts_with;
-    const std::size_t colon = arch.find(':');
-    const std::string_view isa = colon == std::string_view::npos ? arch : arch.substr(0, colon);
+    const std::string_view isa = detail::isa_name(arch);
 
     // gfx9 baseline: 4 SIMDs, 8 waves each (the SPI allows 32 waves per CU), 256 VGPRs per lane in
     // granules of 4, 800 SGPRs in granules of 16.
@@ -97,6 +89,19 @@ constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noex
     return false;
 }
 
+// `d` running code compiled for `wave_size`-wide waves. RDNA (gfx10+) runs wave32 and wave64 code, and
+// HIP's occupancy then uses the halved wave64 register model (apply_amd_isa_model); gfx9 and NVIDIA
+// run one width only, so there `d` is returned unchanged (a mismatch means the code is for another GPU).
+constexpr device_limits for_wave_size(const device_limits& d, std::uint32_t wave_size) noexcept {
+    device_limits m = d;
+    const bool rdna = detail::starts_with(d.arch.view(), "gfx1");
+    if (d.is_amd() && rdna && (wave_size == 32 || wave_size == 64) && wave_size != d.wave_size) {
+        m.wave_size = wave_size;
+        apply_amd_isa_model(m, m.arch.view());
+    }
+    return m;
+}
+
 // Builds device_limits from attribute values. `read(device_attribute)` returns the runtime's value
 // (an int, as both runtimes report them); `name` and `arch` are the device's marketing and ISA
 // names ("gfx942:sramecc+:xnack-" or "sm_90"). Negative or absurd values are clamped to 0, which
@@ -111,8 +116,7 @@ constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::st
     device_limits d{};
     d.vendor = v;
     d.name.assign(name);
-    const std::size_t colon = arch.find(':');
-    d.arch.assign(colon == std::string_view::npos ? arch : arch.substr(0, colon));
+    d.arch.assign(detail::isa_name(arch));
 
     d.wave_size = detail::clamp_to_u32(get(device_attribute::warp_size));
     d.max_threads_per_block = detail::clamp_to_u32(get(device_attribute::max_threads_per_block));

@@ -6,10 +6,12 @@
 
 #include <array>        // the preset table
 #include <cstddef>      // std::size_t
+#include <cstdint>      // target_match
 #include <stdexcept>    // unknown_preset
 #include <string>       // error messages
 #include <string_view>  // lookups
 
+#include "detail/ascii.hpp"
 #include "device_attributes.hpp"
 #include "device_limits.hpp"
 
@@ -104,58 +106,106 @@ constexpr device_limits ampere_hopper(std::string_view name, std::string_view ar
 
 }  // namespace detail
 
-// MI250X: one GCD is one HIP device, 110 CUs (rocminfo dumps in ROCm/aiter#179, openmm#3940).
-inline constexpr device_limits mi250x = detail::cdna("MI250X", "gfx90a", 110, 64 * detail::kib);
-// MI210: 104 CUs.
-inline constexpr device_limits mi210 = detail::cdna("MI210", "gfx90a", 104, 64 * detail::kib);
-// MI300X: 304 CUs (ROCm/rocm-examples#187, ROCm/Tensile#2071).
-inline constexpr device_limits mi300x = detail::cdna("MI300X", "gfx942", 304, 64 * detail::kib);
-// MI300A: 228 CUs (AMD gpu-arch-specs).
-inline constexpr device_limits mi300a = detail::cdna("MI300A", "gfx942", 228, 64 * detail::kib);
-// MI325X: the MI300X die with more HBM: 304 CUs.
-inline constexpr device_limits mi325x = detail::cdna("MI325X", "gfx942", 304, 64 * detail::kib);
-// MI355X: gfx950, 256 CUs, 160 KiB of LDS (lightseekorg/tokenspeed#119: 163840 bytes).
-inline constexpr device_limits mi355x = detail::cdna("MI355X", "gfx950", 256, 160 * detail::kib);
-// RX 7900 XTX: 48 WGPs reported (96 CUs), wave32 (ollama#3158, ROCm/hipBLASLt#831).
-inline constexpr device_limits rx7900xtx = detail::rdna3("RX 7900 XTX", "gfx1100", 48);
-// A100 SXM: 108 SMs, 163 KiB opt-in per block, 164 KiB per SM (NVIDIA Ampere tuning guide).
-inline constexpr device_limits a100 =
-    detail::ampere_hopper("NVIDIA A100", "sm_80", 108, 163 * detail::kib, 164 * detail::kib);
-// H100 SXM: 132 SMs, 227 KiB opt-in per block, 228 KiB per SM (NVIDIA Hopper tuning guide).
-inline constexpr device_limits h100 =
-    detail::ampere_hopper("NVIDIA H100", "sm_90", 132, 227 * detail::kib, 228 * detail::kib);
-// H200: measured on the test H200 (CUDA 13.0, driver 580): 132 SMs, 232448 B opt-in, 233472 B per SM.
-inline constexpr device_limits h200 = detail::ampere_hopper("NVIDIA H200", "sm_90", 132, 232448, 233472);
-
+// The one table of built-in devices. Every lookup returns a pointer into it, so a preset found by
+// name, by architecture or through a named reference below is the same object.
 inline constexpr std::array<preset, 10> all{{
-    {"mi210", mi210},
-    {"mi250x", mi250x},
-    {"mi300a", mi300a},
-    {"mi300x", mi300x},
-    {"mi325x", mi325x},
-    {"mi355x", mi355x},
-    {"rx7900xtx", rx7900xtx},
-    {"a100", a100},
-    {"h100", h100},
-    {"h200", h200},
+    // MI210: 104 CUs.
+    {"mi210", detail::cdna("MI210", "gfx90a", 104, 64 * detail::kib)},
+    // MI250X: one GCD is one HIP device, 110 CUs (rocminfo dumps in ROCm/aiter#179, openmm#3940).
+    {"mi250x", detail::cdna("MI250X", "gfx90a", 110, 64 * detail::kib)},
+    // MI300A: 228 CUs (AMD gpu-arch-specs).
+    {"mi300a", detail::cdna("MI300A", "gfx942", 228, 64 * detail::kib)},
+    // MI300X: 304 CUs (ROCm/rocm-examples#187, ROCm/Tensile#2071).
+    {"mi300x", detail::cdna("MI300X", "gfx942", 304, 64 * detail::kib)},
+    // MI325X: the MI300X die with more HBM: 304 CUs.
+    {"mi325x", detail::cdna("MI325X", "gfx942", 304, 64 * detail::kib)},
+    // MI355X: gfx950, 256 CUs, 160 KiB of LDS (lightseekorg/tokenspeed#119: 163840 bytes).
+    {"mi355x", detail::cdna("MI355X", "gfx950", 256, 160 * detail::kib)},
+    // RX 7900 XTX: 48 WGPs reported (96 CUs), wave32 (ollama#3158, ROCm/hipBLASLt#831).
+    {"rx7900xtx", detail::rdna3("RX 7900 XTX", "gfx1100", 48)},
+    // A100 SXM: 108 SMs, 163 KiB opt-in per block, 164 KiB per SM (NVIDIA Ampere tuning guide).
+    {"a100", detail::ampere_hopper("NVIDIA A100", "sm_80", 108, 163 * detail::kib, 164 * detail::kib)},
+    // H100 SXM: 132 SMs, 227 KiB opt-in per block, 228 KiB per SM (NVIDIA Hopper tuning guide).
+    {"h100", detail::ampere_hopper("NVIDIA H100", "sm_90", 132, 227 * detail::kib, 228 * detail::kib)},
+    // H200: measured on the test H200 (CUDA 13.0, driver 580): 132 SMs, 232448 B opt-in, 233472 B per SM.
+    {"h200", detail::ampere_hopper("NVIDIA H200", "sm_90", 132, 232448, 233472)},
 }};
 
+// The representative preset of each ISA a code object or a runtime may name. gfx940/gfx941 (early
+// MI300 ISAs; what Debian's hipcc can target) share gfx942's register and LDS model.
+struct arch_representative {
+    std::string_view isa;
+    std::string_view key;
+};
+inline constexpr arch_representative representatives[] = {
+    {"gfx90a", "mi250x"}, {"gfx940", "mi300x"}, {"gfx941", "mi300x"}, {"gfx942", "mi300x"}, {"gfx950", "mi355x"},
+    {"gfx1100", "rx7900xtx"}, {"sm_80", "a100"}, {"sm_90", "h100"}, {"sm_90a", "h100"},
+};
+
+// The table entry called `key` ("mi300x", case-insensitive), or nullptr.
+constexpr const preset* find_preset(std::string_view key) noexcept {
+    for (const preset& p : all)
+        if (wavefit::detail::iequals(p.key, key)) return &p;
+    return nullptr;
+}
+
+// The representative entry for an ISA name ("gfx942:sramecc+:xnack-" -> mi300x), or nullptr.
+// Target features after ':' are ignored.
+constexpr const preset* preset_for_arch(std::string_view arch) noexcept {
+    const std::string_view isa = wavefit::detail::isa_name(arch);
+    for (const arch_representative& r : representatives)
+        if (wavefit::detail::iequals(r.isa, isa)) return find_preset(r.key);
+    return nullptr;
+}
+
+// The limits of the preset called `key`, or nullptr.
+constexpr const device_limits* find(std::string_view key) noexcept {
+    const preset* p = find_preset(key);
+    return p != nullptr ? &p->limits : nullptr;
+}
+
+// The limits of the representative device for an ISA name: gfx90a -> MI250X, gfx942 -> MI300X,
+// sm_90 -> H100; nullptr if unknown.
+constexpr const device_limits* find_by_arch(std::string_view arch) noexcept {
+    const preset* p = preset_for_arch(arch);
+    return p != nullptr ? &p->limits : nullptr;
+}
+
+// Named references into the table, for code that means one device.
+inline constexpr const device_limits& mi210 = *find("mi210");
+inline constexpr const device_limits& mi250x = *find("mi250x");
+inline constexpr const device_limits& mi300a = *find("mi300a");
+inline constexpr const device_limits& mi300x = *find("mi300x");
+inline constexpr const device_limits& mi325x = *find("mi325x");
+inline constexpr const device_limits& mi355x = *find("mi355x");
+inline constexpr const device_limits& rx7900xtx = *find("rx7900xtx");
+inline constexpr const device_limits& a100 = *find("a100");
+inline constexpr const device_limits& h100 = *find("h100");
+inline constexpr const device_limits& h200 = *find("h200");
+
+// The table entry `d` is, or nullptr for a device that is not a preset (a real GPU, say).
+constexpr const preset* preset_of(const device_limits& d) noexcept {
+    for (const preset& p : all)
+        if (&p.limits == &d) return &p;
+    return nullptr;
+}
+
+// How well code compiled for `target` ("gfx940", "gfx90a:xnack+") suits device `d`.
+enum class target_match : std::uint8_t {
+    other_device,  // another GPU: the runtime would not load it there (hipErrorNoBinaryForGpu)
+    same_model,    // another ISA that the same preset models (gfx940 code shown on MI300X's gfx942)
+    exact,         // compiled for d's ISA
+};
+
+constexpr target_match match_target(const device_limits& d, std::string_view target) noexcept {
+    const std::string_view isa = wavefit::detail::isa_name(target);
+    if (wavefit::detail::iequals(isa, d.arch.view())) return target_match::exact;
+    const device_limits* modelled = find_by_arch(isa);
+    return modelled != nullptr && modelled->arch.view() == d.arch.view() ? target_match::same_model
+                                                                          : target_match::other_device;
+}
+
 namespace detail {
-
-constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    return true;
-}
-
-// "gfx90a:sramecc+:xnack-" -> "gfx90a": target features do not change any launch limit.
-constexpr std::string_view strip_target_features(std::string_view arch) noexcept {
-    const std::size_t colon = arch.find(':');
-    return colon == std::string_view::npos ? arch : arch.substr(0, colon);
-}
 
 inline std::string known_names() {
     std::string names;
@@ -166,29 +216,16 @@ inline std::string known_names() {
     return names;
 }
 
+inline std::string known_architectures() {
+    std::string names;
+    for (const arch_representative& r : representatives) {
+        if (!names.empty()) names += ", ";
+        names += r.isa;
+    }
+    return names;
+}
+
 }  // namespace detail
-
-// The preset called `key` ("mi300x", case-insensitive), or nullptr.
-constexpr const device_limits* find(std::string_view key) noexcept {
-    for (const preset& p : all)
-        if (detail::iequals(p.key, key)) return &p.limits;
-    return nullptr;
-}
-
-// A representative device for an ISA name: gfx90a -> MI250X, gfx942 -> MI300X, sm_90 -> H100.
-// gfx940/gfx941 (early MI300 ISAs; what Debian's hipcc can target) share gfx942's register and
-// LDS model and map to MI300X. Target features after ':' are ignored. nullptr if unknown.
-constexpr const device_limits* find_by_arch(std::string_view arch) noexcept {
-    const std::string_view isa = detail::strip_target_features(arch);
-    if (detail::iequals(isa, "gfx90a")) return &mi250x;
-    if (detail::iequals(isa, "gfx940") || detail::iequals(isa, "gfx941") || detail::iequals(isa, "gfx942"))
-        return &mi300x;
-    if (detail::iequals(isa, "gfx950")) return &mi355x;
-    if (detail::iequals(isa, "gfx1100")) return &rx7900xtx;
-    if (detail::iequals(isa, "sm_80")) return &a100;
-    if (detail::iequals(isa, "sm_90") || detail::iequals(isa, "sm_90a")) return &h100;
-    return nullptr;
-}
 
 inline const device_limits& by_name(std::string_view key) {
     if (const device_limits* d = find(key)) return *d;
@@ -197,8 +234,7 @@ inline const device_limits& by_name(std::string_view key) {
 
 inline const device_limits& by_arch(std::string_view arch) {
     if (const device_limits* d = find_by_arch(arch)) return *d;
-    throw unknown_preset("no preset for architecture '" + std::string(arch) +
-                         "'; known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100, sm_80, sm_90");
+    throw unknown_preset("no preset for architecture '" + std::string(arch) + "'; known: " + detail::known_architectures());
 }
 
 }  // namespace presets

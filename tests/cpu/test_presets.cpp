@@ -240,10 +240,10 @@ TEST_CASE("an unknown architecture throws unknown_preset naming the known ISAs",
 static_assert(wavefit::presets::mi300x.wave_size == 64, "MI300X is wave64");
 static_assert(wavefit::presets::rx7900xtx.wave_size == 32, "RDNA3 defaults to wave32");
 static_assert(wavefit::presets::h200.shared_per_block_optin == 232448, "H200 opt-in as measured");
-// find() points into presets::all (a copy of the named constant), so compare values, not addresses.
-static_assert(wavefit::presets::find("MI300X")->name == wavefit::presets::mi300x.name, "case-insensitive constexpr lookup");
-static_assert(wavefit::presets::find("mi300x")->compute_units == wavefit::presets::mi300x.compute_units,
-              "the table entry holds the named constant's values");
+// One table: every lookup and every named reference is the same object.
+static_assert(wavefit::presets::find("MI300X") == &wavefit::presets::mi300x, "case-insensitive constexpr lookup into the table");
+static_assert(wavefit::presets::find_by_arch("gfx940") == &wavefit::presets::mi300x, "gfx940 is modelled by the MI300X entry");
+static_assert(wavefit::presets::preset_of(wavefit::presets::h200)->key == "h200", "a named reference knows its table key");
 static_assert(wavefit::presets::find_by_arch("gfx942:sramecc+:xnack-")->compute_units == 304,
               "target features are ignored at compile time too");
 static_assert(wavefit::presets::find("nope") == nullptr, "unknown names give nullptr");

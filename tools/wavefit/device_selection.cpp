@@ -20,9 +20,8 @@ std::string preset_names() {
 
 selected_device select_device(const device_choice& choice, const device_catalog& catalog) {
     if (choice.preset) {
-        const device_limits* found = presets::find(*choice.preset);
-        for (const presets::preset& p : presets::all)
-            if (found != nullptr && &p.limits == found) return {p.limits, "preset " + std::string(p.key), std::string(p.key)};
+        if (const presets::preset* p = presets::find_preset(*choice.preset))
+            return {p->limits, "preset " + std::string(p->key), std::string(p->key)};
         throw usage_error("--preset " + quoted(*choice.preset) + ": unknown preset; known presets: " + preset_names());
     }
     const std::uint64_t index = choice.index.value_or(0);

@@ -51,7 +51,7 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
             if (preset) {
                 g.device = preset;
                 g.note = target_note(preset->limits, k->kernel);
-            } else if (const presets::preset* p = preset_for_target(g.target)) {
+            } else if (const presets::preset* p = presets::preset_for_arch(g.target)) {
                 g.device = selected_device{p->limits, "preset " + std::string(p->key), std::string(p->key)};
                 g.note = target_note(p->limits, k->kernel);
             } else {
@@ -71,7 +71,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     if (g.note) r.notes.push_back(*g.note);
     for (kernel_note& n : resource_notes(k.kernel)) r.notes.push_back(std::move(n));
     if (!g.device) return r;
-    const device_limits d = device_for_kernel(g.device->limits, k.kernel);
+    const device_limits d = for_wave_size(g.device->limits, k.kernel.wavefront_size);
     const kernel_resources resources = k.kernel.resources();
     r.device = d;
     r.recommended_block = choose_block(d, resources, plan_options{}).threads;

@@ -107,15 +107,6 @@ std::string and_list(const std::vector<std::string>& items) {
     return text;
 }
 
-// How well code for `target` fits `d`: 2 compiled for it, 1 modelled by the same preset (gfx940 on
-// MI300X's gfx942), 0 another GPU.
-int target_fit(const device_limits& d, std::string_view target) {
-    const std::string_view isa = presets::detail::strip_target_features(target);
-    if (presets::detail::iequals(isa, d.arch.view())) return 2;
-    const device_limits* modelled = presets::find_by_arch(isa);
-    return modelled != nullptr && modelled->arch.view() == d.arch.view() ? 1 : 0;
-}
-
 std::string amd_preset_names() {
     std::string names;
     for (const presets::preset& p : presets::all) {
@@ -232,27 +223,6 @@ std::string printable(std::string_view text) {
     return out;
 }
 
-const presets::preset* preset_for_target(std::string_view target) {
-    const device_limits* d = presets::find_by_arch(target);
-    if (d == nullptr) return nullptr;
-    // presets::all holds copies of the named presets find_by_arch points to: match by name.
-    for (const presets::preset& p : presets::all)
-        if (p.limits.name.view() == d->name.view() && p.limits.arch.view() == d->arch.view()) return &p;
-    return nullptr;
-}
-
-device_limits device_for_kernel(const device_limits& d, const code_object_kernel& k) {
-    device_limits m = d;
-    // RDNA (gfx10+) runs wave32 and wave64 code; gfx9 only wave64, so there a mismatch is left to
-    // target_note (the code object cannot be for that device).
-    const bool rdna = d.arch.view().substr(0, 4) == "gfx1";
-    if (d.is_amd() && rdna && (k.wavefront_size == 32 || k.wavefront_size == 64) && k.wavefront_size != d.wave_size) {
-        m.wave_size = k.wavefront_size;
-        apply_amd_isa_model(m, m.arch.view());
-    }
-    return m;
-}
-
 std::vector<kernel_note> resource_notes(const code_object_kernel& k) {
     std::vector<kernel_note> notes;
     const std::string scratch = detail::plural(k.private_segment_fixed_size, "byte") + " of scratch per thread";
@@ -275,10 +245,10 @@ std::vector<kernel_note> resource_notes(const code_object_kernel& k) {
 }
 
 std::optional<kernel_note> target_note(const device_limits& d, const code_object_kernel& k) {
-    const int fit = target_fit(d, k.target);
+    const presets::target_match fit = presets::match_target(d, k.target);
     const std::string target = printable(k.target);
-    if (fit == 2) return std::nullopt;
-    if (fit == 1)
+    if (fit == presets::target_match::exact) return std::nullopt;
+    if (fit == presets::target_match::same_model)
         return kernel_note{false, target + " is modelled as " + device_text(d) + ", which has the same register and LDS "
                                       "model; a " + target + " code object does not load on a " +
                                       std::string(d.arch.view()) + " GPU"};
@@ -320,9 +290,9 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     const named_kernel* pick = matches.front();
     if (chosen)
         for (const named_kernel* m : matches)
-            if (target_fit(chosen->limits, m->kernel.target) > target_fit(chosen->limits, pick->kernel.target)) pick = m;
+            if (presets::match_target(chosen->limits, m->kernel.target) > presets::match_target(chosen->limits, pick->kernel.target)) pick = m;
     if (!chosen) {
-        const presets::preset* p = preset_for_target(pick->kernel.target);
+        const presets::preset* p = presets::preset_for_arch(pick->kernel.target);
         if (p == nullptr)
             throw usage_error("--kernel: " + printable(short_name(*pick)) + " in " + file + " is compiled for " +
                               printable(pick->kernel.target) + ", which no preset models; choose the device with --preset NAME (" +
@@ -337,14 +307,14 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     std::unordered_set<std::string_view> seen;
     for (const named_kernel* m : matches)
         if (seen.insert(m->kernel.target).second) targets.push_back(printable(m->kernel.target));
-    const int fit = target_fit(chosen->limits, pick->kernel.target);
-    if (targets.size() > 1 && (!device.given() || fit == 0))
+    const presets::target_match fit = presets::match_target(chosen->limits, pick->kernel.target);
+    if (targets.size() > 1 && (!device.given() || fit == presets::target_match::other_device))
         s.notes.push_back({false, "compiled for " + and_list(targets) + ": using the " + printable(pick->kernel.target) +
                                       " build" + (device.given() ? "" : " (--preset chooses the device and with it the build)")});
     if (const std::optional<kernel_note> n = target_note(chosen->limits, pick->kernel)) s.notes.push_back(*n);
     for (kernel_note& n : resource_notes(pick->kernel)) s.notes.push_back(std::move(n));
     s.device = *chosen;
-    s.device.limits = device_for_kernel(chosen->limits, pick->kernel);
+    s.device.limits = for_wave_size(chosen->limits, pick->kernel.wavefront_size);
     s.resources = pick->kernel.resources();
     return s;
 }

@@ -49,13 +49,6 @@ std::string names_text(const std::vector<const named_kernel*>& kernels);
 // name from a hostile file cannot move the cursor, recolour or rewrite the output.
 std::string printable(std::string_view text);
 
-// The preset that models `target` ("gfx940" -> mi300x), or nullptr.
-const presets::preset* preset_for_target(std::string_view target);
-
-// `d` as it runs this kernel: a wave64 kernel on RDNA (compiled with -mwavefrontsize64) gets wave64
-// and HIP's halved register model; everything else is `d` unchanged.
-device_limits device_for_kernel(const device_limits& d, const code_object_kernel& k);
-
 // A remark about a kernel; warnings are what may need action.
 struct kernel_note {
     bool warning = false;
@@ -74,7 +67,7 @@ selected_device amd_device(const device_choice& choice);
 // check, plan and occupancy: the device and the kernel's resources, from the resource flags or
 // from --kernel FILE:NAME.
 struct launch_subject {
-    selected_device device;  // with --kernel: adjusted by device_for_kernel
+    selected_device device;  // with --kernel: adjusted to the kernel's wave size (for_wave_size)
     kernel_resources resources;
     std::optional<named_kernel> kernel;  // with --kernel
     std::string file;                    // with --kernel
