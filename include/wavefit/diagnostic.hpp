@@ -4,7 +4,6 @@
 // rendered into a `diagnostic` with a message (the limit, the value, the device) and a fix.
 #pragma once
 
-#include <array>        // code table
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
 #include <string>       // diagnostic text
@@ -12,18 +11,27 @@
 
 namespace wavefit {
 
-// Stable codes (CONTRACT.md): their spelling is part of the CLI's JSON.
+// The one list of diagnostic codes: name and severity. Adding a line here adds the code to the enum,
+// to its spellings and severities, and to diagnostic_code_count; the compiler then asks for its
+// message (the switch in describe(), validate.hpp) and a static_assert for its entry in the
+// explanation table (detail/explanation_table.hpp). The spellings are stable: they are part of the
+// CLI's JSON (docs/cli.md).
+#define WAVEFIT_DIAGNOSTIC_CODES(X)                  \
+    X(zero_dimension, error)                         \
+    X(block_exceeds_device_max_threads, error)       \
+    X(block_dim_exceeds_device_limit, error)         \
+    X(block_exceeds_kernel_max_threads, error)       \
+    X(registers_exceed_limit, error)                 \
+    X(shared_memory_exceeds_limit, error)            \
+    X(shared_memory_requires_opt_in, warning)        \
+    X(grid_dim_exceeds_device_limit, error)          \
+    X(work_items_exceed_dispatch_limit, error)       \
+    X(block_not_wave_multiple, warning)
+
 enum class diagnostic_code : std::uint8_t {
-    zero_dimension,
-    block_exceeds_device_max_threads,
-    block_dim_exceeds_device_limit,
-    block_exceeds_kernel_max_threads,
-    registers_exceed_limit,
-    shared_memory_exceeds_limit,
-    shared_memory_requires_opt_in,
-    grid_dim_exceeds_device_limit,
-    work_items_exceed_dispatch_limit,
-    block_not_wave_multiple,
+#define WAVEFIT_DIAGNOSTIC_ENUMERATOR(name, level) name,
+    WAVEFIT_DIAGNOSTIC_CODES(WAVEFIT_DIAGNOSTIC_ENUMERATOR)
+#undef WAVEFIT_DIAGNOSTIC_ENUMERATOR
 };
 
 enum class severity : std::uint8_t { error, warning };
@@ -36,21 +44,14 @@ struct code_info {
     std::string_view name;
     wavefit::severity severity;
 };
-inline constexpr std::array<code_info, 10> code_table{{
-    {diagnostic_code::zero_dimension, "zero_dimension", severity::error},
-    {diagnostic_code::block_exceeds_device_max_threads, "block_exceeds_device_max_threads", severity::error},
-    {diagnostic_code::block_dim_exceeds_device_limit, "block_dim_exceeds_device_limit", severity::error},
-    {diagnostic_code::block_exceeds_kernel_max_threads, "block_exceeds_kernel_max_threads", severity::error},
-    {diagnostic_code::registers_exceed_limit, "registers_exceed_limit", severity::error},
-    {diagnostic_code::shared_memory_exceeds_limit, "shared_memory_exceeds_limit", severity::error},
-    {diagnostic_code::shared_memory_requires_opt_in, "shared_memory_requires_opt_in", severity::warning},
-    {diagnostic_code::grid_dim_exceeds_device_limit, "grid_dim_exceeds_device_limit", severity::error},
-    {diagnostic_code::work_items_exceed_dispatch_limit, "work_items_exceed_dispatch_limit", severity::error},
-    {diagnostic_code::block_not_wave_multiple, "block_not_wave_multiple", severity::warning},
-}};
+inline constexpr code_info code_table[] = {
+#define WAVEFIT_DIAGNOSTIC_INFO(name, level) {diagnostic_code::name, #name, severity::level},
+    WAVEFIT_DIAGNOSTIC_CODES(WAVEFIT_DIAGNOSTIC_INFO)
+#undef WAVEFIT_DIAGNOSTIC_INFO
+};
 }  // namespace detail
 
-inline constexpr std::size_t diagnostic_code_count = detail::code_table.size();
+inline constexpr std::size_t diagnostic_code_count = sizeof(detail::code_table) / sizeof(detail::code_table[0]);
 
 constexpr std::string_view to_string(diagnostic_code c) noexcept {
     for (const auto& info : detail::code_table)

@@ -12,7 +12,9 @@
 #include "detail/arithmetic.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
+#include "detail/ascii.hpp"
 #include "diagnostic.hpp"
+#include "explain.hpp"
 #include "kernel_resources.hpp"
 #include "launch_config.hpp"
 #include "occupancy.hpp"
@@ -165,6 +167,31 @@ inline std::string wave_multiple_hint(const device_limits& d, std::uint64_t thre
 
 }  // namespace detail
 
+namespace detail {
+
+// What the runtime does with such a launch, quoted from the code's entry in the explanation table
+// (the one place that says it), with the launch's own numbers in the launch-bounds log line:
+// "; on AMD: hipErrorLaunchFailure; the only detail is the log line 'Launch params (512, 1, 1) ...".
+// Empty where the runtime does not fail the launch (a partial wave).
+inline std::string runtime_outcome(const finding& f, const device_limits& d, const launch_config& cfg) {
+    const error_explanation* entry = find_explanation(to_string(f.code));
+    if (entry == nullptr) return {};
+    std::string text(d.is_amd() ? entry->on_amd : entry->on_nvidia);
+    if (text.empty() || starts_with(text, "No runtime error") || starts_with(text, "Not applicable")) return {};
+    if (text.back() == '.') text.pop_back();
+    const auto fill = [&text](std::string_view placeholder, const std::string& value) {
+        const std::size_t at = text.find(placeholder);
+        if (at != std::string::npos) text.replace(at, placeholder.size(), value);
+    };
+    if (f.code == diagnostic_code::block_exceeds_kernel_max_threads) {
+        fill("(x, y, z)", dims_text(cfg.block));
+        fill("(N)", "(" + num(f.limit) + ")");
+    }
+    return std::string(d.is_amd() ? "; on AMD: " : "; on NVIDIA: ") + text;
+}
+
+}  // namespace detail
+
 // Renders one finding: the message names the limit, the value and the device; the fix is concrete.
 inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
     using detail::bytes_text;
@@ -181,16 +208,12 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::zero_dimension:
             if (f.in_grid) {
                 out.message = "grid " + dims_text(cfg.grid) + " has 0 blocks in " + axis + " on " + dev +
-                              ": a launch needs at least 1 in every dimension (" +
-                              (d.is_amd() ? "HIP returns hipErrorInvalidConfiguration, or hipErrorInvalidValue through hipModuleLaunchKernel"
-                                           : "CUDA 13 returns cudaErrorInvalidValue") + ")";
+                              ": a launch needs at least 1 in every dimension";
                 out.fix = "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
                           "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
             } else {
                 out.message = "block " + dims_text(cfg.block) + " has 0 threads in " + axis + " on " + dev +
-                              ": a block needs at least 1 thread in every dimension (" +
-                              (d.is_amd() ? "HIP returns hipErrorInvalidConfiguration, or hipErrorInvalidValue through hipModuleLaunchKernel"
-                                          : "CUDA 13 returns cudaErrorInvalidValue") + ")";
+                              ": a block needs at least 1 thread in every dimension";
                 out.fix = "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
             }
             break;
@@ -212,10 +235,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         }
         case diagnostic_code::block_exceeds_kernel_max_threads:
             out.message = "block of " + num(f.value) + " threads exceeds this kernel's own maximum of " + num(f.limit) +
-                          " threads per block (its __launch_bounds__ or the compiler's default) on " + dev +
-                          (d.is_amd() ? "; HIP fails such a launch with hipErrorLaunchFailure and only logs \"Launch params " +
-                                            dims_text(cfg.block) + " are larger than launch bounds (" + num(f.limit) + ")\""
-                                      : "; CUDA 13 refuses such a launch with cudaErrorInvalidValue");
+                          " threads per block (its __launch_bounds__ or the compiler's default) on " + dev;
             out.fix = "launch at most " + num(f.limit) + " threads per block" + detail::same_work_hint(cfg, f.limit);
             if (f.value <= d.max_threads_per_block)
                 out.fix += ", or rebuild the kernel with __launch_bounds__(" + num(f.value) + ")" +
@@ -269,10 +289,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                       num(d.registers_per_simd_lane) + " registers per lane)";
             }
             out.message = "a block of " + num(threads) + " threads with " + num(k.registers) +
-                          " registers per thread cannot be resident on one " + cu + " of " + dev + ": " + why +
-                          (d.is_amd() ? "; HIP does not check this and the launch fails with HSA_STATUS_ERROR_INVALID_ISA "
-                                        "or a launch failure"
-                                      : "; CUDA fails the launch with cudaErrorLaunchOutOfResources");
+                          " registers per thread cannot be resident on one " + cu + " of " + dev + ": " + why;
             out.fix = (fits > 0 ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits)
                                 : std::string("no block size fits these resources"));
             if (f.limit > 0)
@@ -283,9 +300,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::shared_memory_exceeds_limit:
             out.message = num(k.static_shared) + " static + " + num(cfg.dynamic_shared) + " dynamic = " + bytes_text(f.value) +
                           " of " + std::string(d.shared_word()) + " per block exceeds the " + bytes_text(f.limit) +
-                          " a block can use on " + dev +
-                          (d.is_amd() ? " (AMD has no opt-in beyond the LDS size; HIP returns hipErrorInvalidValue)"
-                                      : " even after opting in (CUDA returns cudaErrorInvalidValue)");
+                          " a block can use on " + dev + (d.is_amd() ? " (AMD has no opt-in beyond the LDS size)" : " even after opting in");
             out.fix = "shrink the per-block tile so static + dynamic stays within " + bytes_text(f.limit) +
                       (d.is_amd() ? "; a CUDA tile sized for 100+ KiB of shared memory must be halved or more on " + dev : std::string());
             break;
@@ -307,9 +322,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t max_grid = b == 0 ? 0 : f.limit / b;
             out.message = "grid " + axis + " " + num(cfg.grid[f.axis < 0 ? 0 : f.axis]) + " x block " + axis + " " + num(b) +
                           " = " + num(f.value) + " work-items in " + axis + " exceeds the HSA dispatch limit of " +
-                          detail::limit_text(f.limit) + " per dimension on " + dev +
-                          "; depending on the path HIP returns hipErrorInvalidConfiguration or wraps the count to 32 bits "
-                          "and silently runs fewer threads";
+                          detail::limit_text(f.limit) + " per dimension on " + dev;
             out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(b) +
                       " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y and z";
             break;
@@ -329,6 +342,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             break;
         }
     }
+    out.message += detail::runtime_outcome(f, d, cfg);
     return out;
 }
 

@@ -440,6 +440,22 @@ TEST_CASE("entries come in a stable order: runtime errors by number, then log li
     CHECK(stage == 2);
 }
 
+TEST_CASE("0 is hipSuccess: explained as not an error, pointing at the call before or an asynchronous error") {
+    for (const char* q : {"0", "0x0", "hipSuccess", "cudaSuccess", "no error"}) {
+        INFO(q);
+        const error_explanation* e = find_explanation(q);
+        REQUIRE(e != nullptr);
+        CHECK(e->name == "hipSuccess");
+        CHECK(e->code == 0);
+        CHECK(e->cuda_name == "cudaSuccess");
+        CHECK(contains(e->meaning, "Not an error"));
+    }
+    bool names_asynchronous = false;
+    for (std::size_t i = 0; i < find_explanation("0")->cause_count; ++i)
+        names_asynchronous = names_asynchronous || contains(find_explanation("0")->cause(i), "asynchronous");
+    CHECK(names_asynchronous);
+}
+
 TEST_CASE("unknown input returns nullptr") {
     const char* unknown[] = {
         "",
@@ -447,7 +463,6 @@ TEST_CASE("unknown input returns nullptr") {
         "hello world",
         "hipErrorNotARealName",
         "cudaErrorSomethingElse",
-        "0",          // hipSuccess is not an error to explain
         "12345",      // not a HIP code
         "4111",       // 0x100f, an HSA status, not a HIP code
         "-1",
