@@ -8,6 +8,7 @@
 #include <cstdint>      // std::uint64_t
 #include <string_view>  // inputs and static error texts
 
+#include <wavefit/detail/ascii.hpp>
 #include <wavefit/dims.hpp>
 
 namespace wavefit::cli {
@@ -36,20 +37,11 @@ namespace number_syntax_detail {
 
 inline constexpr std::uint64_t u64_max = ~std::uint64_t{0};
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-
-// Whitespace is rejected everywhere rather than trimmed: a quoted " 5" is more likely a scripting
-// bug than an intent, and silently accepting it would hide the bug.
-constexpr bool is_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-constexpr int hex_digit_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+// Whitespace (detail::is_space) is rejected everywhere rather than trimmed: a quoted " 5" is more
+// likely a scripting bug than an intent, and silently accepting it would hide the bug.
+using wavefit::detail::hex_digit_value;
+using wavefit::detail::is_digit;
+using wavefit::detail::is_space;
 
 constexpr number_result failure(std::string_view why) noexcept { return number_result{0, why}; }
 
