@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Files, standard input and gzip behind one reader (see text_input.hpp).
+#include "text_input.hpp"
+
+#include <algorithm>  // std::min, std::copy
+#include <cerrno>    // errno for messages
+#include <cstring>   // std::strerror
+
+#include "arguments.hpp"
+#include "gzip_stream.hpp"
+
+namespace wavefit::cli {
+namespace {
+
+constexpr std::size_t chunk_bytes = 256 * 1024;
+
+}  // namespace
+
+text_input::text_input(const std::string& path, std::size_t max_line_bytes)
+    : name_(path == "-" ? "standard input" : one_line(path)), max_line_(max_line_bytes == 0 ? 1 : max_line_bytes) {
+    if (path.empty()) throw usage_error("an empty file name");
+    if (path == "-") {
+        file_ = stdin;
+    } else {
+        errno = 0;
+        file_ = std::fopen(path.c_str(), "rb");
+        if (file_ == nullptr) fail(errno != 0 ? std::strerror(errno) : "cannot open");
+        owns_file_ = true;
+    }
+    // The first two bytes tell gzip (1f 8b) from text; they are delivered again either way.
+    unsigned char magic[2];
+    std::size_t got = 0;
+    while (got < 2) {
+        const std::size_t n = std::fread(magic + got, 1, 2 - got, file_);
+        if (n == 0) break;
+        got += n;
+    }
+    if (std::ferror(file_)) fail(std::strerror(errno));
+    peeked_.assign(reinterpret_cast<const char*>(magic), got);
+    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+        gzip_ = std::make_unique<gzip_stream>([this](unsigned char* out, std::size_t capacity) {
+            std::size_t n = 0;
+            while (!peeked_.empty() && n < capacity) {
+                out[n++] = static_cast<unsigned char>(peeked_.front());
+                peeked_.erase(0, 1);
+            }
+            if (n < capacity) {
+                n += std::fread(out + n, 1, capacity - n, file_);
+                if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
+            }
+            return n;
+        });
+}
+
+text_input::~text_input() {
+    if (owns_file_ && file_ != nullptr) (void)std::fclose(file_);
+}
+
+void text_input::fail(const std::string& why) const { throw usage_error(name_ + ": " + one_line(why)); }
+
+std::size_t text_input::read_raw(unsigned char* out, std::size_t capacity) {
+    if (gzip_) {
+        try {
+            const std::size_t n = gzip_->read(out, capacity);
+            delivered_ += n;
+            return n;
+        } catch (const gzip_error& e) {
+            fail(e.what());
+        }
+    }
+    std::size_t n = 0;
+    while (!peeked_.empty() && n < capacity) {
+        out[n++] = static_cast<unsigned char>(peeked_.front());
+        peeked_.erase(0, 1);
+    }
+    if (n < capacity) {
+        n += std::fread(out + n, 1, capacity - n, file_);
+        if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
+    }
+    delivered_ += n;
+    return n;
+}
+
+std::size_t text_input::read(char* buffer, std::size_t capacity) {
+    // Bytes already buffered for lines come first, so that a caller may sniff lines, then read.
+    std::size_t n = 0;
+    if (begin_ < end_) {
+        n = std::min(capacity, end_ - begin_);
+        std::copy(buffer_.data() + begin_, buffer_.data() + begin_ + n, buffer);
+        begin_ += n;
+    }
+    while (n < capacity) {
+        const std::size_t got = read_raw(reinterpret_cast<unsigned char*>(buffer) + n, capacity - n);
+        if (got == 0) break;
+        n += got;
+    }
+    return n;
+}
+
+std::size_t text_input::fill() {
+    if (at_end_) return 0;
+    buffer_.resize(chunk_bytes);
+    const std::size_t n = read_raw(reinterpret_cast<unsigned char*>(&buffer_[0]), chunk_bytes);
+    begin_ = 0;
+    end_ = n;
+    if (n == 0) at_end_ = true;
+    return n;
+}
+
+bool text_input::next_line(std::string_view& line) {
+    line_.clear();
+    truncated_ = false;
+    bool any = false;
+    for (;;) {
+        if (begin_ == end_ && fill() == 0) break;
+        any = true;
+        const char* start = buffer_.data() + begin_;
+        const std::size_t available = end_ - begin_;
+        const void* nl = std::memchr(start, '\n', available);
+        const std::size_t take = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - start) : available;
+        if (!truncated_) {
+            const std::size_t room = max_line_ - line_.size();
+            if (take > room) {
+                line_.append(start, room);
+                truncated_ = true;
+            } else {
+                line_.append(start, take);
+            }
+        }
+        begin_ += take;
+        if (nl != nullptr) {
+            ++begin_;  // the \n
+            break;
+        }
+    }
+    if (!any) return false;
+    if (!truncated_ && !line_.empty() && line_.back() == '\r') line_.pop_back();
+    ++line_number_;
+    line = line_;
+    return true;
+}
+
+}  // namespace wavefit::cli
