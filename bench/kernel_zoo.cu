@@ -216,7 +216,7 @@ std::vector<strategy> variant_strategies(const zoo_case& c) {
 // --- the zoo ----------------------------------------------------------------------------------
 
 // The default work per thread of each STREAM kernel (the plain name) and the variants measured
-// beside it (named kernel_vVuU). The defaults follow shared/PERF.md's one-pass probe: 16-byte
+// beside it (named kernel_vVuU). The defaults follow docs/performance.md's one-pass probe: 16-byte
 // accesses reached the memcpy ceiling at block 256; the reductions take more per thread so that each
 // block's reduction and atomic are spread over more bytes. The first H200 run (2026-12-02) chose
 // them: dot 2x8 ran 4580 GB/s against 4544 for 2x4, sum 4x8 4496 against 4236 for 4x4 (same plan).

@@ -419,7 +419,7 @@ int run(int argc, char** argv) {
     });
 
     // What wavefit keeps off the launch path: the runtime's occupancy queries for a kernel whose
-    // attributes the runtime has already loaded (FACTS.md and PERF.md quote 14 us / 1.1 us).
+    // attributes the runtime has already loaded (docs/device-facts.md and docs/performance.md quote 14 us / 1.1 us).
     benchmark::RegisterBenchmark("host_cost/occupancy_max_active_blocks", [](benchmark::State& state) {
         int block = 32;
         for (auto _ : state) {

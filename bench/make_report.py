@@ -21,7 +21,7 @@ import sys
 
 from gbench_json import BadInput, load
 
-# BabelStream 5.0, CUDA, on this H200, 2^28 doubles (shared/PERF.md): GB/s.
+# BabelStream 5.0, CUDA, on this H200, 2^28 doubles (docs/performance.md): GB/s.
 BABELSTREAM_H200 = {"copy": 3989, "mul": 3976, "add": 4384, "triad": 4387, "dot": 4535}
 STREAM_KERNELS = ("copy", "mul", "add", "triad", "dot")
 FIXED_STRATEGIES = ("b256", "b1024", "occupancy_api", "wavefit")

@@ -71,7 +71,7 @@ def repetitions(t, rng, spread=0.003, n=5):
 
 
 def bandwidth_model(block, policy, peak):
-    """GB/s shaped like PERF.md's H200 figures: small blocks starve the memory system with one item
+    """GB/s shaped like docs/performance.md's H200 figures: small blocks starve the memory system with one item
     per thread; occupancy-saturated grids are flatter."""
     if policy == "cover":
         shape = {32: 0.40, 64: 0.60, 96: 0.80}.get(block, 1.0 - 0.00012 * abs(block - 256))

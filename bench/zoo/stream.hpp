@@ -5,7 +5,7 @@
 // Every kernel is correct for any grid and any block that is a whole number of waves: the
 // strategies (hard-coded blocks, the runtime's suggestion, wavefit's plan, the sweep's occupancy
 // grids) all launch the same code. Two template parameters set the work per thread, which on the H200
-// matters as much as the block size (shared/PERF.md):
+// matters as much as the block size (docs/performance.md):
 //   V  elements per access: 1 (8-byte loads) or 2 (16-byte loads of doubles; 4 for floats)
 //   U  independent accesses per thread per step, all loads issued before the first use
 // One work item is U vectors of V elements; the launch plans ceil(n / V / U) items. U = 1 iterates

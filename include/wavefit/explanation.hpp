@@ -19,7 +19,7 @@ inline constexpr std::size_t max_explanation_causes = 8;
 enum class explanation_kind : unsigned char {
     runtime_error,  // a hipError_t value (and its cudaError_t twin)
     log_line,       // a line the runtime prints without an error code of its own
-    diagnostic,     // one of wavefit's stable diagnostic codes (CONTRACT.md)
+    diagnostic,     // one of wavefit's stable diagnostic codes (docs/cli.md)
 };
 
 // One explained error. All views point into static storage and never dangle.

@@ -16,7 +16,7 @@
 
 namespace wavefit {
 
-// The resource that bounds residency. Names are the CLI/JSON spellings (CONTRACT.md).
+// The resource that bounds residency. Names are the CLI/JSON spellings (docs/cli.md).
 enum class limiter : std::uint8_t { waves, blocks, registers, scalar_registers, shared_memory, block_size };
 
 constexpr std::string_view to_string(limiter l) noexcept {

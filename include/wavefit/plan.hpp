@@ -32,7 +32,7 @@ struct plan_options {
     // Blocks smaller than this are chosen only when no larger block reaches the best occupancy.
     // Occupancy alone would pick tiny blocks (64 threads already fill an SM on paper), but block
     // scheduling then dominates: on the H200 a one-element-per-thread copy runs at 1693 GB/s with
-    // block 64 against 3883 GB/s with 256 (shared/PERF.md). 256 is also rocPRIM's and CUB's default.
+    // block 64 against 3883 GB/s with 256 (docs/performance.md). 256 is also rocPRIM's and CUB's default.
     std::uint64_t min_efficient_block = 256;
     // Shrink the block for small work so that min(CUs, ceil(n / wave)) CUs get a block each.
     bool spread_small_work = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Built-in devices, so that plans and checks work on a machine without the GPU. Every value is the
-// one the vendor's runtime reports (sources in shared/FACTS.md §1), because wavefit must predict
+// one the vendor's runtime reports (sources in docs/device-facts.md §1), because wavefit must predict
 // what the runtime will accept, not what a datasheet says.
 #pragma once
 
@@ -37,7 +37,7 @@ constexpr std::uint64_t kib = 1024;
 // AMD devices as HIP reports them: wave64 on CDNA, grid y/z maxima of 65536 (ROCm/clr
 // hip_device.cpp; ROCm 7.14 lowers them to 65535), the HSA dispatch packet's cap of 2^32-1
 // work-items per dimension (ROCR hsa.h), one LDS that a single block may use whole (no opt-in), and
-// the ISA's residency and register model (apply_amd_isa_model, FACTS.md §3).
+// the ISA's residency and register model (apply_amd_isa_model, docs/device-facts.md §3).
 constexpr device_limits amd(std::string_view name, std::string_view arch, std::uint32_t wave_size, std::uint32_t cus,
                             std::uint64_t lds) {
     device_limits d{};

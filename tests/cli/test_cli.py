@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Specifications of the installed `wavefit` command-line tool (shared/CONTRACT.md, "The command-line tool").
+"""Specifications of the installed `wavefit` command-line tool (docs/cli.md, "The command-line tool").
 
 Runs the binary named by $WAVEFIT_CLI (tests/cli/CMakeLists.txt points it at a fresh `cmake --install`).
 Every failure message shows the command, its exit status, stdout and stderr. Python standard library only.
@@ -50,7 +50,7 @@ PLAN_KEYS = {"elements", "empty", "block", "grid", "grid_stride", "occupancy", "
 PLAN_OCCUPANCY_KEYS = {"active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 OCCUPANCY_ROW_KEYS = {"block", "active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 EXPLAIN_KEYS = {"name", "code", "meaning", "causes", "fixes"}
-# CONTRACT.md's inspect entry, and what wavefit adds to it.
+# docs/cli.md's inspect entry, and what wavefit adds to it.
 INSPECT_KEYS = {"target", "name", "demangled", "vgpr_count", "agpr_count", "sgpr_count", "static_shared", "scratch",
                 "max_threads", "wave_size", "preset", "recommended_block", "occupancy"}
 INSPECT_EXTRA_KEYS = {"target_id", "symbol", "vgpr_spill_count", "sgpr_spill_count", "uses_dynamic_stack", "notes"}
@@ -485,7 +485,7 @@ class PlanCommand(CliAssertions, unittest.TestCase):
 
 
 class PlanPassesCheckBase(CliAssertions):
-    """CONTRACT.md: a plan always passes `check` for the same inputs."""
+    """docs/cli.md: a plan always passes `check` for the same inputs."""
 
     RESOURCES = [
         [],
@@ -566,7 +566,7 @@ class OccupancyCommand(CliAssertions, unittest.TestCase):
     def test_block_gives_that_block_only_and_any_positive_size_is_accepted(self):
         rows, result = self.occupancy_rows("--preset", "h200", "--regs", "128", "--block", "96")
         self.assertEqual(len(rows), 1, result.describe())
-        # Measured on the H200 (FACTS.md §4): 128 registers, block 96 -> 5 blocks per SM.
+        # Measured on the H200 (docs/device-facts.md §4): 128 registers, block 96 -> 5 blocks per SM.
         self.assertEqual(rows[0]["active_blocks_per_cu"], 5, result.describe())
         self.assertEqual(rows[0]["limiter"], "registers", result.describe())
         rows, result = self.occupancy_rows("--preset", "mi300x", "--block", "2000")
@@ -583,7 +583,7 @@ class OccupancyCommand(CliAssertions, unittest.TestCase):
                 self.assertAlmostEqual(row["occupancy"], row["active_waves_per_cu"] / max_waves, msg=result.describe())
 
     def test_nvidia_rows_match_the_h200_measurements(self):
-        # FACTS.md §4, measured with cudaOccupancyMaxActiveBlocksPerMultiprocessor on the H200.
+        # docs/device-facts.md §4, measured with cudaOccupancyMaxActiveBlocksPerMultiprocessor on the H200.
         for args, block, blocks in ((["--regs", "168"], 32, 12), (["--regs", "168"], 160, 2),
                                     (["--dynamic-shared", "8192"], 64, 25), (["--static-shared", "40000"], 64, 5)):
             rows, result = self.occupancy_rows("--preset", "h200", *args, "--block", block)
@@ -770,7 +770,7 @@ class CodeObjectSamples(CliAssertions):
 
     @staticmethod
     def hip_rows(k, wave, simds, max_waves, vgprs, granule, sgprs, lds):
-        """FACTS.md section 3 for the kernel's block sizes: blocks per CU and resident waves."""
+        """docs/device-facts.md section 3 for the kernel's block sizes: blocks per CU and resident waves."""
         def align(v, unit):
             return -(-v // unit) * unit
         waves = max_waves

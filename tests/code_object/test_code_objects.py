@@ -7,7 +7,7 @@ For every sample file built from samples.hip, every field of every kernel that t
 object; the code objects inside offload bundles and .hip_fatbin sections are extracted with
 llvm-objcopy and clang-offload-bundler, not with wavefit. Then:
   * each kernel's occupancy rows (wavefit::occupancy on presets::find_by_arch(target)) equal the
-    formula of hipOccupancyMaxActiveBlocksPerMultiprocessor (shared/FACTS.md section 3), for block
+    formula of hipOccupancyMaxActiveBlocksPerMultiprocessor (docs/device-facts.md section 3), for block
     sizes from 64 to the kernel's bound in steps of 64;
   * the compiler's own account in the assembly (-S) agrees: TotalNumVgprs == .vgpr_count (the
     unified VGPR+AGPR count, = AccumOffset + NumAgprs when AGPRs are used), NumSgprs == .sgpr_count,
@@ -156,7 +156,7 @@ def align_up(v, unit):
 
 
 def hip_occupancy(kernel, block):
-    """hipOccupancyMaxActiveBlocksPerMultiprocessor on gfx90a / gfx940-942 (FACTS.md section 3):
+    """hipOccupancyMaxActiveBlocksPerMultiprocessor on gfx90a / gfx940-942 (docs/device-facts.md section 3):
     4 SIMDs x 8 waves, 512 unified VGPRs per lane in granules of 8, 800 SGPRs in granules of 16,
     64 KiB of LDS per CU."""
     waves = 8
@@ -256,7 +256,7 @@ def check_assembly(c, path, kernels_by_target):
 
 
 def check_sample_intent(c, kernels):
-    """What the samples were written to show, per target (demonstrates FACTS.md section 3)."""
+    """What the samples were written to show, per target (demonstrates docs/device-facts.md section 3)."""
     by_target = {}
     for k in kernels:
         by_target.setdefault(k["target"], {})[k["name"]] = k

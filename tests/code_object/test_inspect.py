@@ -7,7 +7,7 @@ llvm-readobj --notes prints for the same code object (code objects taken out of 
 .hip_fatbin sections with llvm-objcopy and clang-offload-bundler, as in test_code_objects.py), field
 by field; its demangled name must be c++filt's (or the mangled name, where the C++ runtime's
 demangler does not know the mangling); and on the preset for its target:
-  * each occupancy row equals hipOccupancyMaxActiveBlocksPerMultiprocessor's formula (FACTS.md
+  * each occupancy row equals hipOccupancyMaxActiveBlocksPerMultiprocessor's formula (docs/device-facts.md
     section 3), written out here on its own: CDNA (gfx90a, gfx940-942, gfx950) 4 SIMDs x 8 waves,
     512 unified VGPRs in granules of 8, 800 SGPRs in granules of 16; RDNA3 gfx1100 4 SIMDs x 16
     waves, 1536 VGPRs in granules of 24 in wave32 and half of both in wave64, no SGPR limit; LDS per
@@ -45,7 +45,7 @@ SAME_AS_READOBJ = {"target": "target", "target_id": "target_id", "name": "name",
                    "static_shared": "group_segment_fixed_size", "scratch": "private_segment_fixed_size",
                    "uses_dynamic_stack": "uses_dynamic_stack", "max_threads": "max_flat_workgroup_size",
                    "wave_size": "wavefront_size"}
-# The preset each target maps to (presets::find_by_arch) and the device model of FACTS.md section 3.
+# The preset each target maps to (presets::find_by_arch) and the device model of docs/device-facts.md section 3.
 PRESET_OF = {"gfx90a": "mi250x", "gfx940": "mi300x", "gfx941": "mi300x", "gfx942": "mi300x", "gfx950": "mi355x",
              "gfx1100": "rx7900xtx"}
 CDNA = {"simds": 4, "max_waves": 8, "vgprs": 512, "vgpr_granule": 8, "sgprs": 800, "sgpr_granule": 16}

@@ -58,7 +58,7 @@ const runtime_case required_runtime_errors[] = {
     {999, "hipErrorUnknown", "cudaErrorUnknown", "unknown error"},
 };
 
-// The stable diagnostic codes of CONTRACT.md.
+// The stable diagnostic codes of docs/cli.md.
 const char* const contract_diagnostic_codes[] = {
     "zero_dimension",
     "block_exceeds_device_max_threads",

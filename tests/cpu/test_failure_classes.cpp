@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The failure classes of shared/FACTS.md §6, each reproduced with the numbers of its public source and
+// The failure classes of docs/device-facts.md §6, each reproduced with the numbers of its public source and
 // caught before the launch with the right diagnostic code (class 9: planned differently). Class 10
 // (error-code confusion) belongs to the explain specifications.
 #include <catch2/catch.hpp>
@@ -143,7 +143,7 @@ TEST_CASE("class 1, iree-org/iree#21527: grid 33,652,736 x 128 on gfx950 is reje
 
 TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread launch is rejected, the plan grid-strides",
           "[failure_classes][work_items]") {
-    // pytorch/pytorch#168806 (cited in FACTS.md) was not found in the search corpus; #182657 is the
+    // pytorch/pytorch#168806 (cited in docs/device-facts.md) was not found in the search corpus; #182657 is the
     // same failure in torch.arange with the numbers given. The block size of the per-thread kernel
     // is not stated: 256 here.
     const std::uint64_t n = 4294967297u;
@@ -158,7 +158,7 @@ TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread lau
 
 TEST_CASE("class 1 boundary, FBGEMM#5763 / #6036: more than 2^32 threads in total but not in any one dimension is accepted, as HIP does",
           "[failure_classes][work_items]") {
-    // FACTS.md lists pytorch/FBGEMM#6036 under "2^32 work-items in one dimension", but its launches
+    // docs/device-facts.md lists pytorch/FBGEMM#6036 under "2^32 work-items in one dimension", but its launches
     // (grid x ~ ncols / bx, grid y capped at 65535, 256-thread blocks) and #5763's
     // (grid 6252106 x 1 x 1, block 64 x 16 x 1 on an MI350X: 6,402,156,544 threads) exceed 2^32 only
     // in total. They were stopped by FBGEMM's own KernelLauncher::checkThreadCountNotExceeded; HIP
@@ -325,7 +325,7 @@ TEST_CASE("class 7, sgl-project/sglang#28518: 128 KiB of TopK LDS fails on 64 Ki
 
 TEST_CASE("class 7, vllm-project/vllm#45871 and the Triton OutOfResources reports: LDS requests just above 64 KiB",
           "[failure_classes][shared]") {
-    // vllm#45871 was not found in the search corpus; FACTS.md gives "128 KiB+" (covered above). The
+    // vllm#45871 was not found in the search corpus; docs/device-facts.md gives "128 KiB+" (covered above). The
     // byte counts below are from public reports of the same class: 65792 (ROCm/aiter#4329, gfx1101),
     // 66560 (vllm#12498, MI300X), 73728 (vllm#17744), 98304 (ROCm/aiter#3257, gfx942).
     struct row {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Specification of the AMD occupancy model: wavefit::occupancy must return what HIP's
 // hipOccupancyMaxActiveBlocksPerMultiprocessor returns (ROCm/clr hipamd/src/hip_platform.cpp,
-// ihipOccupancyMaxActiveBlocksPerMultiprocessor; FACTS.md §3). The reference below is a literal
+// ihipOccupancyMaxActiveBlocksPerMultiprocessor; docs/device-facts.md §3). The reference below is a literal
 // transcription of that function, fed with the device constants clr reads (rocdevice.cpp), written
 // here independently of wavefit's device_limits fields.
 #include <catch2/catch.hpp>
@@ -276,7 +276,7 @@ TEST_CASE("deliberate difference: more than 256 VGPRs per thread cannot run on g
 }
 
 TEST_CASE("waves per SIMD equal the compiler's occupancy comment for .vgpr_count on gfx90a and gfx942", "[occupancy][amd]") {
-    // FACTS.md §3: hipcc's "; Occupancy:" comment = min(8, 512 / align_up(.vgpr_count, 8)):
+    // docs/device-facts.md §3: hipcc's "; Occupancy:" comment = min(8, 512 / align_up(.vgpr_count, 8)):
     // 52 -> 8, 128 -> 4, 256 -> 2, 464 / 490 / 512 -> 1. One-wave blocks expose waves per SIMD directly.
     struct row {
         std::uint32_t vgpr_count;
@@ -405,7 +405,7 @@ TEST_CASE("the occupancy ratio is resident waves over 32 on gfx9 and over 64 on 
 
 TEST_CASE("LDS is divided by the exact byte count, as HIP does, not by 512-byte granules", "[occupancy][amd]") {
     // AMDGPUUsage allocates LDS in 512-byte granules on GFX7-GFX10; HIP's formula divides by the
-    // exact size (FACTS.md §3). 21845 bytes: 65536 / 21845 = 3 blocks (22016 bytes rounded would give 2).
+    // exact size (docs/device-facts.md §3). 21845 bytes: 65536 / 21845 = 3 blocks (22016 bytes rounded would give 2).
     kernel_resources k{};
     k.static_shared = 21845;
     const wavefit::occupancy_report r = occupancy(presets::mi300x, k, 64);

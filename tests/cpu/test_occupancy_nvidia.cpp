@@ -2,9 +2,9 @@
 // Specification of the NVIDIA occupancy model: wavefit::occupancy must return what
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor returns. The reference below transcribes the rules of
 // cuda_occupancy.h (cudaOccMaxBlocksPerSMWarpsLimit, cudaOccMaxBlocksPerSMRegsLimit,
-// cudaOccMaxBlocksPerSMSmemLimit; FACTS.md §4) for compute capability 8.0 / 9.0 with the default
+// cudaOccMaxBlocksPerSMSmemLimit; docs/device-facts.md §4) for compute capability 8.0 / 9.0 with the default
 // carveout and the function's max-dynamic-shared-memory attribute raised as far as the launch needs
-// (CONTRACT.md, `wavefit occupancy`). Device properties are written here, not read from wavefit.
+// (docs/cli.md, `wavefit occupancy`). Device properties are written here, not read from wavefit.
 #include <catch2/catch.hpp>
 
 #include <wavefit/kernel_resources.hpp>
@@ -222,7 +222,7 @@ TEST_CASE("NVIDIA occupancy equals cuda_occupancy.h for every register count, bl
 }
 
 TEST_CASE("the occupancy measured on the H200 is reproduced", "[occupancy][nvidia]") {
-    // FACTS.md §4, read from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the test H200.
+    // docs/device-facts.md §4, read from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the test H200.
     struct row {
         const char* what;
         std::uint32_t registers;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Specification of the built-in devices: every name in CONTRACT.md resolves, every value is the one
-// shared/FACTS.md §1 records (what the vendor runtime reports), and the lookups work at compile time.
+// Specification of the built-in devices: every name in docs/cli.md resolves, every value is the one
+// docs/device-facts.md §1 records (what the vendor runtime reports), and the lookups work at compile time.
 #include <catch2/catch.hpp>
 
 #include <wavefit/device_limits.hpp>
@@ -20,7 +20,7 @@ using wavefit::dims;
 
 constexpr std::uint64_t KiB = 1024;
 
-// One row of FACTS.md §1, written out here rather than derived from the presets under test.
+// One row of docs/device-facts.md §1, written out here rather than derived from the presets under test.
 struct facts_row {
     const char* key;
     const char* name;
@@ -43,7 +43,7 @@ struct facts_row {
 
 const dims cdna_block{1024, 1024, 1024};
 const dims nvidia_block{1024, 1024, 64};
-// HIP reports y/z = 65536 (ROCm/clr hip_device.cpp, FACTS.md §1 footnote 1); CUDA 65535.
+// HIP reports y/z = 65536 (ROCm/clr hip_device.cpp, docs/device-facts.md §1 footnote 1); CUDA 65535.
 const dims hip_grid{2147483647, 65536, 65536};
 const dims cuda_grid{2147483647, 65535, 65535};
 constexpr std::uint64_t u32_max = 4294967295u;
@@ -98,7 +98,7 @@ TEST_CASE("the preset table holds exactly the ten contract presets", "[presets]"
     }
 }
 
-TEST_CASE("each preset's launch limits match FACTS.md section 1", "[presets]") {
+TEST_CASE("each preset's launch limits match docs/device-facts.md section 1", "[presets]") {
     for (const facts_row& row : facts) {
         const wavefit::device_limits& d = presets::by_name(row.key);
         INFO("preset " << row.key << " (" << wavefit::device_text(d) << ")");

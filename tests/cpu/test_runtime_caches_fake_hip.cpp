@@ -53,7 +53,7 @@ thread_local int current_device = 0;
 // Long enough that racing threads arrive while the first is still querying.
 void slow() { std::this_thread::sleep_for(std::chrono::microseconds(200)); }
 
-// An MI300X-like device (HIP reports these attribute values, shared/FACTS.md), except that an
+// An MI300X-like device (HIP reports these attribute values, docs/device-facts.md), except that an
 // opt-in above the default LDS exists so that ensure_dynamic_shared has work to do.
 int attribute(hipDeviceAttribute_t a) {
     switch (a) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Specification of launch validation: for every diagnostic code of CONTRACT.md, the exact boundary on
+// Specification of launch validation: for every diagnostic code of docs/cli.md, the exact boundary on
 // AMD and NVIDIA presets (the limit passes, limit + 1 fails), its severity, that `valid` holds exactly
 // when no error is reported, and that each message names the value, the limit and the device while
 // each fix names a concrete number.
@@ -44,7 +44,7 @@ struct outcome {
 };
 
 // Runs check() and find_problems() and holds them to the contract every time: the same findings,
-// valid <=> no error, each severity as CONTRACT.md fixes it, each message naming the device and
+// valid <=> no error, each severity as docs/cli.md fixes it, each message naming the device and
 // each fix carrying a number.
 outcome run(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& cfg) {
     outcome o;
@@ -125,7 +125,7 @@ kernel_resources with_bound(std::uint32_t max_threads) {
     return k;
 }
 
-// MI300X as rocminfo describes the dispatch (grid maxima 2^32-1 per dimension; FACTS.md §1 footnote 1),
+// MI300X as rocminfo describes the dispatch (grid maxima 2^32-1 per dimension; docs/device-facts.md §1 footnote 1),
 // so that the work-item cap can be reached in y and z without a grid-dimension error.
 wavefit::device_limits mi300x_with_rocminfo_grid() {
     wavefit::device_limits d = presets::mi300x;
@@ -408,7 +408,7 @@ TEST_CASE("a grid dimension beyond the device's maximum is rejected", "[validate
 }
 
 TEST_CASE("a grid beyond 2^32-1 work-items in one dimension is rejected on AMD", "[validate][work_items][amd]") {
-    SECTION("the largest valid grid x for blocks of 1024, 256 and 64 threads (FACTS.md footnote 2)") {
+    SECTION("the largest valid grid x for blocks of 1024, 256 and 64 threads (docs/device-facts.md footnote 2)") {
         struct row {
             std::uint64_t grid;
             std::uint64_t block;

@@ -152,7 +152,7 @@ TEST_CASE("a block the kernel's registers cannot hold is refused by the runtime 
     REQUIRE_GPU();
     const wavefit::device_limits& d = wavefit::current_device_limits();
     if (!d.is_nvidia()) {
-        GPU_TEST_SKIP("the AMD runtime does not check registers at launch (FACTS.md section 2)");
+        GPU_TEST_SKIP("the AMD runtime does not check registers at launch (docs/device-facts.md section 2)");
     }
     gpu::kernel_attributes attributes;
     GPU_REQUIRE_OK(gpu::attributes_of(attributes, reinterpret_cast<const void*>(register_heavy)));

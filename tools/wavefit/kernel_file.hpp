@@ -74,7 +74,7 @@ struct launch_subject {
     std::vector<kernel_note> notes;      // with --kernel
 };
 
-// Reads, looks up and selects as CONTRACT.md's --kernel FILE:NAME says; usage_error when the file,
+// Reads, looks up and selects as docs/cli.md's --kernel FILE:NAME says; usage_error when the file,
 // the name or the device does not work out.
 launch_subject launch_subject_for(const device_choice& device, const kernel_choice& kernel);
 

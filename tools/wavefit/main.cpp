@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The wavefit command-line tool: parse, run one subcommand, print, exit 0/1/2 (CONTRACT.md).
+// The wavefit command-line tool: parse, run one subcommand, print, exit 0/1/2 (docs/cli.md).
 // Output is written only after the command finished, so a failure leaves stdout empty, and nothing
 // escapes main: any exception becomes a one-line usage error with exit status 2.
 #include <cstdio>       // std::fwrite: unformatted output

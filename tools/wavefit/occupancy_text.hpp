@@ -43,7 +43,7 @@ inline std::vector<std::uint64_t> occupancy_block_sizes(const device_limits& d, 
     return sizes;
 }
 
-// One row as `occupancy --json` writes it (CONTRACT.md).
+// One row as `occupancy --json` writes it (docs/cli.md).
 inline void write_occupancy_row(json_writer& json, const occupancy_report& o) {
     json.begin_object();
     json.key("block").value(o.block_threads);

@@ -674,7 +674,7 @@ log_line("HSA_STATUS_ERROR_INVALID_ISA",
          "version."},
     }),
 
-// ---------------------------------------------------------------- wavefit diagnostic codes (CONTRACT.md)
+// ---------------------------------------------------------------- wavefit diagnostic codes (docs/cli.md)
 
 diagnostic("zero_dimension",
     "wavefit diagnostic (error): a grid or block dimension is 0, so the launch has no threads and every runtime "
