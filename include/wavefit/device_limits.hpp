@@ -74,6 +74,9 @@ struct device_limits {
 // minutes, so it is refused like a zero (found by fuzz/fuzz_check_plan).
 inline constexpr std::uint64_t max_plausible_threads_per_block = 65536;
 inline constexpr std::uint64_t max_plausible_registers = 65536;
+// The largest value a runtime can report for a grid, block or shared-memory limit (an int), and the
+// HSA dispatch packet's work-item field (a uint32).
+inline constexpr std::uint64_t max_reported_limit = 4294967295u;
 
 // Why a device_limits value cannot be planned for (a zero wave size, say), or empty when it is
 // usable. Presets and the runtime never produce such values; hand-built or fuzzed ones may.
@@ -85,6 +88,16 @@ constexpr std::string_view device_limits_problem(const device_limits& d) noexcep
         return "a register count is above 65536";
     if (d.max_block.has_zero()) return "a max_block dimension is 0";
     if (d.max_grid.has_zero()) return "a max_grid dimension is 0";
+    // Both runtimes report these as int, and AMD's dispatch packet holds work-items in 32 bits: a
+    // value beyond 2^32-1 is a broken report, and would bring limits near 2^64 where no product of
+    // two sizes can be compared exactly in 64 bits.
+    for (int a = 0; a < 3; ++a)
+        if (d.max_block[a] > max_reported_limit || d.max_grid[a] > max_reported_limit)
+            return "a max_block or max_grid dimension is above 2^32-1";
+    if (d.max_work_items_per_dimension > max_reported_limit) return "max_work_items_per_dimension is above 2^32-1";
+    if (d.shared_per_block > max_reported_limit || d.shared_per_block_optin > max_reported_limit ||
+        d.shared_per_cu > max_reported_limit)
+        return "a shared memory size is above 2^32-1 bytes";
     // A cap below one block leaves no grid at all (AMD's is 2^32-1).
     if (d.max_work_items_per_dimension != 0 && d.max_work_items_per_dimension < d.max_threads_per_block)
         return "max_work_items_per_dimension is below max_threads_per_block";

@@ -52,12 +52,11 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
             out.add({diagnostic_code::grid_dim_exceeds_device_limit, a, true, grid[a], d.max_grid[a]});
 
     if (d.max_work_items_per_dimension != 0)
-        for (int a = 0; a < 3; ++a) {
-            const std::uint64_t work_items = detail::saturating_mul(grid[a], block[a]);
-            if (work_items > d.max_work_items_per_dimension)
-                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true, work_items,
+        for (int a = 0; a < 3; ++a)
+            if (detail::product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
+                // The value saturates at 2^64-1 for a product beyond it; describe() then says "more than".
+                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true, detail::saturating_mul(grid[a], block[a]),
                          d.max_work_items_per_dimension});
-        }
 
     // Registers only matter for a block the device and the kernel would otherwise accept.
     const bool shape_ok = threads > 0 && threads <= d.max_threads_per_block && threads <= kernel_max;
@@ -94,7 +93,7 @@ constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resou
     if (grid.has_zero() || block.has_zero()) return true;
     for (int a = 0; a < 3; ++a) {
         if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
-        if (d.max_work_items_per_dimension != 0 && saturating_mul(grid[a], block[a]) > d.max_work_items_per_dimension)
+        if (d.max_work_items_per_dimension != 0 && product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
             return true;
     }
     const std::uint64_t threads = block.volume();
@@ -153,7 +152,8 @@ namespace detail {
 // alternative a fix can name for a 1-D launch.
 inline std::string same_work_hint(const launch_config& cfg, std::uint64_t threads) {
     if (cfg.block.y != 1 || cfg.block.z != 1 || threads == 0) return {};
-    const std::uint64_t work = saturating_mul(cfg.grid.x, cfg.block.x);
+    if (product_exceeds(cfg.grid.x, cfg.block.x, u64_max)) return {};  // beyond 64 bits: no exact count to keep
+    const std::uint64_t work = cfg.grid.x * cfg.block.x;
     return " (grid " + num(ceil_div(work, threads)) + " keeps the same " + num(work) + " threads in x)";
 }
 
@@ -321,7 +321,9 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t b = cfg.block[f.axis < 0 ? 0 : f.axis];
             const std::uint64_t max_grid = b == 0 ? 0 : f.limit / b;
             out.message = "grid " + axis + " " + num(cfg.grid[f.axis < 0 ? 0 : f.axis]) + " x block " + axis + " " + num(b) +
-                          " = " + num(f.value) + " work-items in " + axis + " exceeds the HSA dispatch limit of " +
+                          " = " + num(f.value) + " work-items" +
+                          (f.value == detail::u64_max ? " (saturated: the exact product is 2^64 or more)" : "") + " in " + axis +
+                          " exceeds the HSA dispatch limit of " +
                           detail::limit_text(f.limit) + " per dimension on " + dev;
             out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(b) +
                       " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y and z";

@@ -8,6 +8,7 @@
 #include <wavefit/diagnostic.hpp>
 #include <wavefit/kernel_resources.hpp>
 #include <wavefit/launch_config.hpp>
+#include <wavefit/plan.hpp>
 #include <wavefit/presets.hpp>
 #include <wavefit/validate.hpp>
 
@@ -515,6 +516,34 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
     SECTION("static + dynamic shared memory saturates") {
         const outcome o = run(presets::mi300x, with_static_shared(u64_max), cfg(dims{1}, dims{64}, 1));
         require_present(o, diagnostic_code::shared_memory_exceeds_limit, {"18446744073709551615"});
+    }
+    SECTION("a product beyond 2^64 breaks even a work-item cap of 2^64-1 (it is compared exactly, not saturated)") {
+        // The CI fuzz run's input (fuzz/regressions/check_plan holds one of its class): an AMD device
+        // whose grid x maximum and work-item cap are both 2^64-1, a grid of 2^64-1 blocks of 675.
+        // saturating_mul(grid, block) is 2^64-1, "not above" the cap; the true product is 675 x more.
+        wavefit::device_limits d = presets::mi300x;
+        d.max_grid = dims{u64_max, 65536, 65536};
+        d.max_work_items_per_dimension = u64_max;
+        const launch_config c = cfg(dims{u64_max}, dims{675});
+        const wavefit::findings f = wavefit::find_problems(d, kernel_resources{}, c);
+        CAPTURE(f.size());
+        REQUIRE(f.contains(diagnostic_code::work_items_exceed_dispatch_limit));
+        REQUIRE(f.has_error());
+        REQUIRE(wavefit::has_launch_errors(d, kernel_resources{}, c));
+        REQUIRE(wavefit::has_launch_errors(d, kernel_resources{}, c, wavefit::register_bound_threads(d, kernel_resources{})));
+        require_present(run(d, kernel_resources{}, c), diagnostic_code::work_items_exceed_dispatch_limit,
+                        {"2^64 or more", "18446744073709551615"});
+        // Such limits are no runtime's report: planning refuses them outright.
+        CHECK_FALSE(wavefit::device_limits_problem(d).empty());
+        CHECK_FALSE(wavefit::plan(d, kernel_resources{}, std::uint64_t{1} << 40).ok());
+        // 2^32-1 exactly (the HSA field) is fine, and so is a product exactly at a cap.
+        CHECK(wavefit::device_limits_problem(presets::mi300x).empty());
+        wavefit::device_limits exact = presets::mi300x;
+        exact.max_work_items_per_dimension = 4294967295u;
+        CHECK_FALSE(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{4294967295u}, dims{1})).contains(
+            diagnostic_code::work_items_exceed_dispatch_limit));
+        CHECK(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{2147483648u}, dims{2})).contains(
+            diagnostic_code::work_items_exceed_dispatch_limit));
     }
     SECTION("a grid of 2^64-1 blocks on every axis is rejected on both vendors") {
         for (const wavefit::device_limits* d : {&presets::mi300x, &presets::h200}) {

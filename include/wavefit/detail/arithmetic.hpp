@@ -15,6 +15,13 @@ constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) noexcep
     return a > u64_max / b ? u64_max : a * b;
 }
 
+// Whether a x b > limit, exactly: a saturated product cannot tell "2^64-1" from "more than that", so a
+// limit of 2^64-1 would let any overflowing product through. Never compare a saturating_mul result
+// with a limit that may be 2^64-1; use this instead (found by fuzz/fuzz_check_plan).
+constexpr bool product_exceeds(std::uint64_t a, std::uint64_t b, std::uint64_t limit) noexcept {
+    return a != 0 && b > limit / a;
+}
+
 constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
     return a > u64_max - b ? u64_max : a + b;
 }
