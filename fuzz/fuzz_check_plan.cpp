@@ -4,8 +4,8 @@
 // launch configurations and work. Devices come from a preset with fields overwritten, from
 // device_limits_from_attributes over arbitrary runtime attribute values (the runtime layer's path),
 // or from raw field values. The invariants, asserted with 128-bit arithmetic written here:
-//   * check() renders every finding of find_problems() with a message and a fix; is_valid agrees,
-//     and so do both has_launch_errors() verdicts, which the launch path uses instead;
+//   * check() renders every finding of find_problems() with a message and a fix; is_launchable agrees,
+//     and so do both detail::has_launch_errors() verdicts, which the launch path uses;
 //   * a configuration without errors is within every limit (block and grid per dimension, block
 //     volume, the kernel's bound, work-items per dimension, shared memory) and one that breaks a
 //     limit has an error;
@@ -227,10 +227,13 @@ void check_config(const device_limits& d, const kernel_resources& k, const launc
         check_text(diagnostics[i].message, "a diagnostic without a one-line message");
         check_text(diagnostics[i].fix, "a diagnostic without a one-line fix");
     }
-    require(wavefit::is_valid(diagnostics) == !f.has_error(), "is_valid disagrees with has_error");
+    bool any_error = false;
+    for (const wavefit::diagnostic& dg : diagnostics) any_error = any_error || dg.severity == wavefit::severity::error;
+    require(any_error == f.has_error(), "check() and find_problems() disagree on errors");
+    require(wavefit::is_launchable(d, k, cfg) == !f.has_error(), "is_launchable disagrees with find_problems");
     // The launch path decides with the fast verdicts, not find_problems: they must agree exactly.
-    require(wavefit::has_launch_errors(d, k, cfg) == f.has_error(), "has_launch_errors disagrees with find_problems");
-    require(wavefit::has_launch_errors(d, k, cfg, wavefit::register_bound_threads(d, k)) == f.has_error(),
+    require(wavefit::detail::has_launch_errors(d, k, cfg) == f.has_error(), "has_launch_errors disagrees with find_problems");
+    require(wavefit::detail::has_launch_errors(d, k, cfg, wavefit::detail::register_bound_threads(d, k)) == f.has_error(),
             "has_launch_errors with the precomputed register bound disagrees with find_problems");
 
     const u128 threads = volume(cfg.block);

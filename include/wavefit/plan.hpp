@@ -20,10 +20,11 @@
 
 namespace wavefit {
 
-// How many blocks a 1-D plan launches.
+// How many blocks a plan launches along x (1-D work and one block per unit; extents always cover).
 enum class grid_policy : std::uint8_t {
-    cover,     // one element per thread: grid = ceil(elements / block), clamped only by the device
-    saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel grid-strides
+    cover,     // one element (or unit) per thread (or block): grid = ceil(work / block), clamped only by the device
+    saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel strides
+    coarsen,   // items_per_thread elements per thread: grid = ceil(work / (block x items)); the kernel strides
 };
 
 struct plan_options {
@@ -39,9 +40,10 @@ struct plan_options {
     // One element per thread suits streaming kernels: on the H200 copy/add/triad ran 5% slower with
     // a saturated grid. Kernels that amortise per-block or per-thread setup over many elements
     // (a register-heavy compute kernel, block reductions with one atomic per block) ran up to 6%
-    // faster saturated (bench/RESULTS.md). 1-D plans only.
+    // faster saturated (bench/RESULTS.md).
     grid_policy grid = grid_policy::cover;
     std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
+    std::uint32_t items_per_thread = 4;   // coarsen: elements (or units) each thread (or block) takes
 };
 
 // Why the block has its size.
@@ -50,21 +52,50 @@ enum class block_rule : std::uint8_t {
     best_occupancy_below_min,  // no block >= min_efficient_block reaches it: the largest that does
     spread_small_work,         // smaller than the best-occupancy block, to reach more CUs
     kernel_bound_below_wave,   // the kernel's own bound is below one wave: the bound itself
+    tuned,                     // measured on the device (wavefit::tune or WAVEFIT_TUNING)
 };
 
 // Why a grid dimension is smaller than ceil(extent / block).
-enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated };
+enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated, coarsened };
+
+// The shapes of work a planned launch covers.
+enum class work_kind : std::uint8_t {
+    elements,   // n items in 1-D, one per thread; the block is capped at max_block.x
+    extent,     // a 2-D/3-D extent; the block is shaped x first
+    per_block,  // n units (rows, tiles, heads), one per block: softmax, layernorm, attention
+};
+
+// Work for a plan: what there is to do and the options to plan it with.
+struct work {
+    work_kind kind = work_kind::elements;
+    dims extent{0, 1, 1};  // elements and per_block: {n, 1, 1}
+    plan_options options{};
+
+    static constexpr work elements(std::uint64_t n, const plan_options& o = {}) noexcept {
+        return {work_kind::elements, dims{n, 1, 1}, o};
+    }
+    static constexpr work over(const dims& e, const plan_options& o = {}) noexcept { return {work_kind::extent, e, o}; }
+    // One block per unit: the grid is the unit count (clamped), each block takes a unit; kernels loop
+    // with wavefit::block_stride(units) so that a clamped grid still covers every unit.
+    static constexpr work per_block(std::uint64_t units, const plan_options& o = {}) noexcept {
+        return {work_kind::per_block, dims{units, 1, 1}, o};
+    }
+    // Elements, extent volume or units: what "how much work" means for this kind (saturating).
+    constexpr std::uint64_t size() const noexcept { return extent.volume(); }
+    constexpr bool is_empty() const noexcept { return extent.has_zero(); }
+};
 
 struct launch_plan {
-    dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element count
-    std::uint64_t elements = 0;  // extent volume
+    work_kind kind = work_kind::elements;
+    dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element or unit count
+    std::uint64_t elements = 0;  // extent volume (units for per_block)
     bool empty = false;          // no work: nothing is launched
     bool feasible = false;       // some configuration of this kernel can run on this device
     dims grid{0, 1, 1};
     dims block{0, 1, 1};
     std::uint64_t dynamic_shared = 0;
-    // The kernel must loop: for 1-D work, grid.x * block.x < elements; for extents, some axis was
-    // clamped (see clamps).
+    // The kernel must loop: for 1-D work, grid.x * block.x < elements; for per_block work, grid.x <
+    // units; for extents, some axis was clamped (see clamps).
     bool grid_stride = false;
     grid_clamp clamps[3] = {grid_clamp::none, grid_clamp::none, grid_clamp::none};
     occupancy_report occupancy;
@@ -77,22 +108,34 @@ struct launch_plan {
     constexpr bool ok() const noexcept { return feasible && !problems.has_error(); }
 };
 
-// The part of a plan that does not depend on how much work there is: the block size that
-// reaches the best occupancy. The runtime layer caches it per (device, kernel, shared memory) so a
-// repeated launch only does the cheap, work-dependent rest (block_for_work, grid_for_elements).
-struct block_choice {
-    std::uint64_t threads = 0;  // 0: no block of this kernel can run on this device
+namespace detail {
+
+// What a configuration follows from, apart from how much work there is: the block (chosen once per
+// kernel, device and options, or measured by the tuner) and the grid policy. The runtime caches
+// one per kernel so that a launch only runs configure(); plan() and the tuner build theirs the same way.
+struct launch_recipe {
+    std::uint64_t threads = 0;  // block volume; 0: no block of this kernel can run on this device
+    dims shape{0, 0, 0};        // extents: the block's shape when it was chosen (tuned); x = 0 shapes it from threads
     block_rule rule = block_rule::best_occupancy;
     std::uint32_t active_blocks_per_cu = 0;  // residency at `threads`, for saturated grids
+    grid_policy grid = grid_policy::cover;
+    std::uint32_t grid_factor = 1;  // saturation rounds or items per thread
+    bool spread_small_work = true;
+
+    friend constexpr bool operator==(const launch_recipe& a, const launch_recipe& b) noexcept {
+        return a.threads == b.threads && a.shape == b.shape && a.rule == b.rule &&
+               a.active_blocks_per_cu == b.active_blocks_per_cu && a.grid == b.grid && a.grid_factor == b.grid_factor &&
+               a.spread_small_work == b.spread_small_work;
+    }
 };
 
 // The block volume that reaches the best occupancy, preferring blocks of at least
 // opt.min_efficient_block threads; `axis_limit` caps it (max_block.x for 1-D plans).
-constexpr block_choice choose_block(const device_limits& d, const kernel_resources& k, const plan_options& opt,
-                                    std::uint64_t axis_limit = detail::u64_max) noexcept {
-    block_choice c{};
-    std::uint64_t bound = detail::min_u64(kernel_max_threads(d, k), d.max_threads_per_block);
-    bound = detail::min_u64(bound, axis_limit);
+constexpr launch_recipe choose_block(const device_limits& d, const kernel_resources& k, const plan_options& opt,
+                                     std::uint64_t axis_limit = u64_max) noexcept {
+    launch_recipe c{};
+    std::uint64_t bound = min_u64(kernel_max_threads(d, k), d.max_threads_per_block);
+    bound = min_u64(bound, axis_limit);
     if (bound == 0 || !device_limits_problem(d).empty()) return c;
 
     if (bound < d.wave_size) {
@@ -131,20 +174,32 @@ constexpr block_choice choose_block(const device_limits& d, const kernel_resourc
     return c;
 }
 
-// The block for `work` items: the chosen block, or a smaller one for small work. A block of
+// The recipe of an untuned plan: the best-occupancy block under the work's options.
+constexpr launch_recipe planned_recipe(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
+    const plan_options& opt = w.options;
+    launch_recipe c = choose_block(d, k, opt, w.kind == work_kind::extent ? u64_max : d.max_block.x);
+    c.grid = w.kind == work_kind::extent ? grid_policy::cover : opt.grid;
+    c.grid_factor = c.grid == grid_policy::saturate ? opt.saturation_rounds
+                    : c.grid == grid_policy::coarsen ? opt.items_per_thread
+                                                     : 1;
+    // One block per unit is the kernel's own decomposition: its block is not shrunk for few units.
+    c.spread_small_work = opt.spread_small_work && w.kind != work_kind::per_block;
+    return c;
+}
+
+// The block for `work` items: the recipe's block, or a smaller one for small work. A block of
 // wave * floor(work / (CUs * wave)) threads leaves ceil(work / block) >= CUs blocks; at one wave
 // per block the grid is ceil(work / wave): either way min(CUs, ceil(work / wave)) CUs get work.
-constexpr std::uint64_t block_for_work(const device_limits& d, const block_choice& c, std::uint64_t work,
-                                       const plan_options& opt) noexcept {
+constexpr std::uint64_t block_for_work(const device_limits& d, const launch_recipe& c, std::uint64_t work) noexcept {
     // wave_size is a divisor below; 0 (invalid limits, found by fuzz/fuzz_check_plan) leaves c as it is.
-    if (d.wave_size == 0 || !opt.spread_small_work || c.rule == block_rule::kernel_bound_below_wave || d.compute_units == 0 ||
-        work == 0)
+    if (d.wave_size == 0 || !c.spread_small_work || c.rule == block_rule::kernel_bound_below_wave ||
+        c.rule == block_rule::tuned || d.compute_units == 0 || work == 0)
         return c.threads;
     // Large work (the common case on the launch path) needs no division: the formula below gives at
     // least c.threads exactly when work >= CUs * c.threads, c.threads being whole waves here.
-    if (work >= detail::saturating_mul(d.compute_units, c.threads)) return c.threads;
-    const std::uint64_t per_cu = work / detail::saturating_mul(d.compute_units, d.wave_size);
-    return detail::min_u64(c.threads, detail::saturating_mul(d.wave_size, detail::max_u64(1, per_cu)));
+    if (work >= saturating_mul(d.compute_units, c.threads)) return c.threads;
+    const std::uint64_t per_cu = work / saturating_mul(d.compute_units, d.wave_size);
+    return min_u64(c.threads, saturating_mul(d.wave_size, max_u64(1, per_cu)));
 }
 
 // Largest grid along `axis` for blocks `block_extent` wide on that axis; `why` says which limit.
@@ -161,36 +216,40 @@ constexpr std::uint64_t grid_cap(const device_limits& d, int axis, std::uint64_t
     return cap;
 }
 
-// Blocks along `axis` to cover `extent` items with blocks `block_extent` wide, clamped to the
-// device; `clamp` tells whether (and why) the kernel must stride along that axis.
-constexpr std::uint64_t grid_for_extent(const device_limits& d, int axis, std::uint64_t extent, std::uint64_t block_extent,
-                                        grid_clamp& clamp) noexcept {
+// Blocks along `axis` to cover `items` with `per_block` items per block, clamped to the device for
+// blocks `block_extent` threads wide on that axis; `clamp` tells whether (and why) the kernel strides.
+constexpr std::uint64_t grid_along(const device_limits& d, int axis, std::uint64_t items, std::uint64_t per_block,
+                                   std::uint64_t block_extent, grid_clamp& clamp) noexcept {
     grid_clamp why = grid_clamp::none;
     const std::uint64_t cap = grid_cap(d, axis, block_extent, why);
-    const std::uint64_t needed = detail::ceil_div(extent, block_extent);
+    const std::uint64_t needed = ceil_div(items, per_block);
     clamp = needed > cap ? why : grid_clamp::none;
-    return detail::min_u64(needed, cap);
+    return min_u64(needed, cap);
 }
 
-// Blocks for `elements` items in `threads`-thread blocks along x under the grid policy: what
-// plan() and the runtime's planned launches both use, so they cannot disagree.
-constexpr std::uint64_t grid_for_elements(const device_limits& d, const block_choice& c, std::uint64_t threads,
-                                          std::uint64_t elements, const plan_options& opt, grid_clamp& clamp) noexcept {
-    std::uint64_t grid = grid_for_extent(d, 0, elements, threads, clamp);
-    if (opt.grid == grid_policy::saturate && c.active_blocks_per_cu > 0 && threads > 0) {
+// The grid policy applied to a covering grid along x (1-D and per-block work).
+constexpr std::uint64_t apply_grid_policy(const device_limits& d, const launch_recipe& c, std::uint64_t threads,
+                                          std::uint64_t covering, std::uint64_t work, std::uint64_t per_block,
+                                          grid_clamp& clamp) noexcept {
+    std::uint64_t grid = covering;
+    if (c.grid == grid_policy::saturate && c.active_blocks_per_cu > 0 && threads > 0) {
         // A block smaller than the chosen one (small work) is resident that many times more often.
-        const std::uint64_t resident = detail::saturating_mul(detail::saturating_mul(c.active_blocks_per_cu, d.compute_units),
-                                                              detail::ceil_div(c.threads, threads));
-        const std::uint64_t cap = detail::max_u64(1, detail::saturating_mul(detail::max_u64(1, opt.saturation_rounds), resident));
+        const std::uint64_t resident = saturating_mul(saturating_mul(c.active_blocks_per_cu, d.compute_units),
+                                                      ceil_div(c.threads, threads));
+        const std::uint64_t cap = max_u64(1, saturating_mul(max_u64(1, c.grid_factor), resident));
         if (grid > cap) {
             grid = cap;
             clamp = grid_clamp::saturated;
         }
+    } else if (c.grid == grid_policy::coarsen && c.grid_factor > 1) {
+        const std::uint64_t coarse = max_u64(1, ceil_div(work, saturating_mul(per_block, c.grid_factor)));
+        if (grid > coarse) {
+            grid = coarse;
+            clamp = grid_clamp::coarsened;
+        }
     }
     return grid;
 }
-
-namespace detail {
 
 constexpr std::uint64_t next_pow2(std::uint64_t v) noexcept {
     std::uint64_t p = 1;
@@ -215,6 +274,70 @@ constexpr dims shape_block(const device_limits& d, std::uint64_t threads, const 
     return dims{bx, by, bz};
 }
 
+// A configuration for work, from a recipe: the one function that computes grids and blocks. plan(),
+// the runtime's planned launches and the tuner's candidates all come from here.
+struct configured_launch {
+    launch_config config{dims{0}, dims{0}};
+    std::uint64_t threads = 0;  // the recipe's block for this much work (before an extent shapes it)
+    grid_clamp clamps[3] = {grid_clamp::none, grid_clamp::none, grid_clamp::none};
+    bool grid_stride = false;
+    bool empty = false;  // no work: config has grid 0 and the block the work would get
+};
+
+constexpr configured_launch configure(const device_limits& d, const launch_recipe& c, const work& w) noexcept {
+    configured_launch out{};
+    const std::uint64_t dynamic_shared = w.options.dynamic_shared;
+    switch (w.kind) {
+        case work_kind::elements: {
+            const std::uint64_t n = w.extent.x;
+            const std::uint64_t threads = block_for_work(d, c, n);
+            out.threads = threads;
+            out.config = launch_config{dims{0}, dims{threads}, dynamic_shared};
+            if (n == 0) {
+                out.empty = true;
+                return out;
+            }
+            std::uint64_t grid = grid_along(d, 0, n, threads, threads, out.clamps[0]);
+            grid = apply_grid_policy(d, c, threads, grid, n, threads, out.clamps[0]);
+            out.config.grid = dims{grid};
+            out.grid_stride = !product_exceeds(grid, threads, n - 1);  // grid x threads < n, exactly
+            return out;
+        }
+        case work_kind::per_block: {
+            const std::uint64_t units = w.extent.x;
+            out.threads = c.threads;
+            out.config = launch_config{dims{0}, dims{c.threads}, dynamic_shared};
+            if (units == 0) {
+                out.empty = true;
+                return out;
+            }
+            std::uint64_t grid = grid_along(d, 0, units, 1, c.threads, out.clamps[0]);
+            grid = apply_grid_policy(d, c, c.threads, grid, units, 1, out.clamps[0]);
+            out.config.grid = dims{grid};
+            out.grid_stride = grid < units;
+            return out;
+        }
+        case work_kind::extent: {
+            const std::uint64_t threads = block_for_work(d, c, w.size());
+            out.threads = threads;
+            const dims block = c.shape.x != 0 ? c.shape : shape_block(d, threads, w.extent);
+            out.config = launch_config{dims{0}, block, dynamic_shared};
+            if (w.is_empty()) {
+                out.empty = true;
+                return out;
+            }
+            std::uint64_t g[3] = {1, 1, 1};
+            for (int a = 0; a < 3; ++a) {
+                g[a] = grid_along(d, a, w.extent[a], block[a], block[a], out.clamps[a]);
+                if (out.clamps[a] != grid_clamp::none) out.grid_stride = true;
+            }
+            out.config.grid = dims{g[0], g[1], g[2]};
+            return out;
+        }
+    }
+    return out;
+}
+
 // The smallest launch that could exist: one block of one wave (or of the kernel's bound when that
 // is below a wave). An infeasible plan reports the problems of this launch.
 constexpr launch_config smallest_launch(const device_limits& d, const kernel_resources& k,
@@ -223,82 +346,57 @@ constexpr launch_config smallest_launch(const device_limits& d, const kernel_res
     return launch_config{dims{1}, dims{probe}, dynamic_shared};
 }
 
-constexpr launch_plan infeasible_plan(launch_plan p, const device_limits& d, const kernel_resources& k) noexcept {
-    p.feasible = false;
-    p.problems = find_problems(d, k, smallest_launch(d, k, p.dynamic_shared));
-    p.grid = dims{0, 1, 1};
-    p.block = dims{0, 1, 1};
-    return p;
-}
-
-}  // namespace detail
-
-namespace detail {
-
-// The fields every plan fills the same way from the block choice.
-constexpr bool start_plan(launch_plan& p, const device_limits& d, const kernel_resources& k, const block_choice& c,
-                          std::uint64_t threads, const plan_options& opt) noexcept {
-    p.dynamic_shared = opt.dynamic_shared;
-    p.min_efficient_block = opt.min_efficient_block;
+// The plan for `w` from a given recipe: what plan() returns for the planned recipe, and what a
+// tuned launch runs for a tuned one.
+constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_resources& k, const work& w,
+                                       const launch_recipe& c) noexcept {
+    launch_plan p{};
+    p.kind = w.kind;
+    p.extent = w.extent;
+    p.elements = w.size();
+    p.dynamic_shared = w.options.dynamic_shared;
+    p.min_efficient_block = w.options.min_efficient_block;
     if (c.threads == 0) {
-        p = infeasible_plan(p, d, k);
-        return false;
+        p.feasible = false;
+        p.problems = find_problems(d, k, smallest_launch(d, k, p.dynamic_shared));
+        return p;
     }
+    const configured_launch cl = configure(d, c, w);
     p.feasible = true;
     p.occupancy_block = c.threads;
-    p.rule = threads < c.threads ? block_rule::spread_small_work : c.rule;
-    return true;
-}
-
-}  // namespace detail
-
-// Plan a 1-D launch over `elements` items, one per thread where the device allows it.
-constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, std::uint64_t elements,
-                           const plan_options& opt = {}) noexcept {
-    launch_plan p{};
-    p.extent = dims{elements, 1, 1};
-    p.elements = elements;
-    const block_choice c = choose_block(d, k, opt, d.max_block.x);
-    const std::uint64_t threads = block_for_work(d, c, elements, opt);
-    if (!detail::start_plan(p, d, k, c, threads, opt)) return p;
-    p.block = dims{threads, 1, 1};
-    p.occupancy = occupancy(d, k, threads, opt.dynamic_shared);
-    if (elements == 0) {
+    p.block = cl.config.block;
+    p.rule = cl.threads < c.threads ? block_rule::spread_small_work : c.rule;
+    p.occupancy = occupancy(d, k, p.block.volume(), p.dynamic_shared);
+    if (cl.empty) {
         p.empty = true;
         p.grid = dims{0, 1, 1};
         return p;
     }
-    p.grid = dims{grid_for_elements(d, c, threads, elements, opt, p.clamps[0]), 1, 1};
-    p.grid_stride = detail::saturating_mul(p.grid.x, p.block.x) < elements;
+    p.grid = cl.config.grid;
+    p.grid_stride = cl.grid_stride;
+    for (int a = 0; a < 3; ++a) p.clamps[a] = cl.clamps[a];
     p.problems = find_problems(d, k, p.config());
     return p;
+}
+
+}  // namespace detail
+
+// Plan a launch for `w`: the block from the device and the kernel's resources, the grid from the work.
+constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
+    return detail::plan_with_recipe(d, k, w, detail::planned_recipe(d, k, w));
+}
+
+// Plan a 1-D launch over `elements` items, one per thread where the device allows it.
+constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, std::uint64_t elements,
+                           const plan_options& opt = {}) noexcept {
+    return plan(d, k, work::elements(elements, opt));
 }
 
 // Plan a 2-D/3-D launch over `extent`. Each axis is clamped on its own; a clamped axis must be
 // strided by the kernel (the device-side grid-stride ranges do this per axis).
 constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, const dims& extent,
                            const plan_options& opt = {}) noexcept {
-    launch_plan p{};
-    p.extent = extent;
-    p.elements = extent.volume();
-    const block_choice c = choose_block(d, k, opt);
-    const std::uint64_t threads = block_for_work(d, c, p.elements, opt);
-    if (!detail::start_plan(p, d, k, c, threads, opt)) return p;
-    p.block = detail::shape_block(d, threads, extent);
-    p.occupancy = occupancy(d, k, p.block.volume(), opt.dynamic_shared);
-    if (extent.has_zero()) {
-        p.empty = true;
-        p.grid = dims{0, 1, 1};
-        return p;
-    }
-    std::uint64_t g[3] = {1, 1, 1};
-    for (int a = 0; a < 3; ++a) {
-        g[a] = grid_for_extent(d, a, extent[a], p.block[a], p.clamps[a]);
-        if (p.clamps[a] != grid_clamp::none) p.grid_stride = true;
-    }
-    p.grid = dims{g[0], g[1], g[2]};
-    p.problems = find_problems(d, k, p.config());
-    return p;
+    return plan(d, k, work::over(extent, opt));
 }
 
 // The launch `p.problems` was found for, to render them with describe(): the plan's own, or for an
@@ -344,6 +442,9 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
         case block_rule::kernel_bound_below_wave:
             text += " is the kernel's own bound, below one " + num(d.wave_size) + "-thread " + wave + ": " + occ;
             break;
+        case block_rule::tuned:
+            text += " was measured fastest on this device (a tuning record): " + occ;
+            break;
     }
     if (p.empty) return text + "; 0 elements: nothing to launch";
 
@@ -356,7 +457,17 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
                 (p.clamps[a] == grid_clamp::dispatch_work_item_limit ? " by the 2^32-1 work-items-per-dimension dispatch limit"
                  : p.clamps[a] == grid_clamp::saturated
                      ? " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + cu + " busy, as plan_options::grid asked)"
+                 : p.clamps[a] == grid_clamp::coarsened
+                     ? " (a coarsened grid: several items per " + std::string(p.kind == work_kind::per_block ? "block" : "thread") +
+                           ", as plan_options::grid asked)"
                      : " by the device's maximum grid " + std::string(axis_name(a)));
+    }
+    if (p.kind == work_kind::per_block) {
+        if (p.grid_stride)
+            text += "; the kernel must block-stride: one pass covers " + num(p.grid.x) + " of " + num(p.elements) + " units";
+        else if (!clamped)
+            text += " covers " + detail::plural(p.elements, "unit") + ", one per block";
+        return text;
     }
     if (p.grid_stride)
         text += "; the kernel must grid-stride: one pass covers " +

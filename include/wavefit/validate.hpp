@@ -101,18 +101,16 @@ constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resou
     return !shared_fits_one_block(d, saturating_add(k.static_shared, cfg.dynamic_shared));
 }
 
-}  // namespace detail
-
 // The verdict of find_problems(d, k, cfg).has_error(), with comparisons and a few divisions only:
-// every launch runs this, and builds findings (and messages) only when it says there is an error.
+// is_launchable runs this, and findings (and messages) are built only when it says there is an error.
 // A CPU test checks the two agree on random devices, kernels and configurations.
 constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
-    if (detail::shape_or_shared_errors(d, k, cfg)) return true;
+    if (shape_or_shared_errors(d, k, cfg)) return true;
     if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return true;
     if ((k.registers > 0 || k.scalar_registers > 0) && device_limits_problem(d).empty()) {
-        const std::uint64_t waves_per_block = detail::ceil_div(cfg.block.volume(), d.wave_size);
-        return detail::register_block_limit(d, k.registers, waves_per_block) == 0 ||
-               detail::scalar_register_block_limit(d, k.scalar_registers, waves_per_block) == 0;
+        const std::uint64_t waves_per_block = ceil_div(cfg.block.volume(), d.wave_size);
+        return register_block_limit(d, k.registers, waves_per_block) == 0 ||
+               scalar_register_block_limit(d, k.scalar_registers, waves_per_block) == 0;
     }
     return false;
 }
@@ -121,29 +119,35 @@ constexpr bool has_launch_errors(const device_limits& d, const kernel_resources&
 // number of waves; 0 if not even one wave fits; u64_max when registers do not limit). The runtime
 // computes it once per kernel, so the launch path compares instead of dividing.
 constexpr std::uint64_t register_bound_threads(const device_limits& d, const kernel_resources& k) noexcept {
-    if (k.registers == 0 && k.scalar_registers == 0) return detail::u64_max;
+    if (k.registers == 0 && k.scalar_registers == 0) return u64_max;
     // Before the validity test: find_problems reports too many registers per thread on any device
     // (fuzz/fuzz_check_plan found the launch path's verdict disagreeing for invalid limits).
     if (k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread) return 0;
-    if (!device_limits_problem(d).empty()) return detail::u64_max;
+    if (!device_limits_problem(d).empty()) return u64_max;
     std::uint64_t waves = 0;
     // Residency only falls as blocks gain waves: count up to the first block that does not fit.
-    for (std::uint64_t w = 1; w <= detail::ceil_div(d.max_threads_per_block, d.wave_size); ++w) {
-        if (detail::register_block_limit(d, k.registers, w) == 0 || detail::scalar_register_block_limit(d, k.scalar_registers, w) == 0)
+    for (std::uint64_t w = 1; w <= ceil_div(d.max_threads_per_block, d.wave_size); ++w) {
+        if (register_block_limit(d, k.registers, w) == 0 || scalar_register_block_limit(d, k.scalar_registers, w) == 0)
             break;
         waves = w;
     }
-    return waves == detail::ceil_div(d.max_threads_per_block, d.wave_size) ? detail::u64_max : waves * d.wave_size;
+    return waves == ceil_div(d.max_threads_per_block, d.wave_size) ? u64_max : waves * d.wave_size;
 }
 
-// has_launch_errors with the kernel's register bound precomputed (register_bound_threads).
+// has_launch_errors with the kernel's register bound precomputed (register_bound_threads): what
+// every launch runs.
 constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
                                  std::uint64_t register_bound) noexcept {
-    return detail::shape_or_shared_errors(d, k, cfg) || cfg.block.volume() > register_bound;
+    return shape_or_shared_errors(d, k, cfg) || cfg.block.volume() > register_bound;
 }
 
+}  // namespace detail
+
+// Whether launching `k` with `cfg` on `d` can work: no diagnostic of find_problems() is an error
+// (warnings allowed). The one predicate of wavefit; it is cheap (comparisons and a few divisions)
+// and allocates nothing. find_problems() and check() say what is wrong.
 constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
-    return !has_launch_errors(d, k, cfg);
+    return !detail::has_launch_errors(d, k, cfg);
 }
 
 namespace detail {
@@ -165,10 +169,6 @@ inline std::string wave_multiple_hint(const device_limits& d, std::uint64_t thre
     return hint;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // What the runtime does with such a launch, quoted from the code's entry in the explanation table
 // (the one place that says it), with the launch's own numbers in the launch-bounds log line:
 // "; on AMD: hipErrorLaunchFailure; the only detail is the log line 'Launch params (512, 1, 1) ...".
@@ -179,6 +179,8 @@ inline std::string runtime_outcome(const finding& f, const device_limits& d, con
     std::string text(d.is_amd() ? entry->on_amd : entry->on_nvidia);
     if (text.empty() || starts_with(text, "No runtime error") || starts_with(text, "Not applicable")) return {};
     if (text.back() == '.') text.pop_back();
+    // Quoted mid-sentence: "Only possible ..." reads "only possible ...", "HSA_STATUS ..." stays.
+    if (text.size() > 1 && text[0] >= 'A' && text[0] <= 'Z' && text[1] >= 'a' && text[1] <= 'z') text[0] = to_lower(text[0]);
     const auto fill = [&text](std::string_view placeholder, const std::string& value) {
         const std::size_t at = text.find(placeholder);
         if (at != std::string::npos) text.replace(at, placeholder.size(), value);
@@ -353,13 +355,6 @@ inline std::vector<diagnostic> check(const device_limits& d, const kernel_resour
     std::vector<diagnostic> out;
     for (const finding& f : find_problems(d, k, cfg)) out.push_back(describe(f, d, k, cfg));
     return out;
-}
-
-// True when none of the diagnostics is an error (warnings allowed).
-inline bool is_valid(const std::vector<diagnostic>& diagnostics) noexcept {
-    for (const diagnostic& dg : diagnostics)
-        if (dg.severity == severity::error) return false;
-    return true;
 }
 
 }  // namespace wavefit

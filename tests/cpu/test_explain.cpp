@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -86,7 +88,7 @@ std::string upper(std::string_view s) {
     return out;
 }
 
-bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+using spec::contains;
 
 std::string_view name_of(const error_explanation* e) { return e ? e->name : std::string_view("(nullptr)"); }
 

@@ -4,6 +4,8 @@
 // (error-code confusion) belongs to the explain specifications.
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include <wavefit/diagnostic.hpp>
 #include <wavefit/kernel_resources.hpp>
 #include <wavefit/launch_config.hpp>
@@ -25,63 +27,20 @@ using wavefit::kernel_resources;
 using wavefit::launch_config;
 namespace presets = wavefit::presets;
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+using spec::contains;
+using spec::require_rejected;
+using spec::with_bound;
+using spec::with_registers;
+using verdict = spec::checked_launch;
 
-struct verdict {
-    std::vector<diagnostic> diagnostics;
-    bool valid = false;
-    std::string text;
-};
-
-verdict judge(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& cfg) {
-    verdict v;
-    v.diagnostics = wavefit::check(d, k, cfg);
-    v.valid = wavefit::is_valid(v.diagnostics);
-    for (const diagnostic& dg : v.diagnostics)
-        v.text += std::string(wavefit::to_string(dg.code)) + ": " + dg.message + " | fix: " + dg.fix + "\n";
-    return v;
-}
-
-// The launch is rejected with `code`, and the message carries every string of `in_message`.
-const diagnostic& require_rejected(const verdict& v, diagnostic_code code, std::initializer_list<std::string> in_message,
-                                   std::initializer_list<std::string> in_fix = {}) {
-    INFO("diagnostics:\n" << v.text);
-    CAPTURE(wavefit::to_string(code));
-    REQUIRE_FALSE(v.valid);
-    const diagnostic* found = nullptr;
-    for (const diagnostic& dg : v.diagnostics)
-        if (dg.code == code) found = &dg;
-    REQUIRE(found != nullptr);
-    REQUIRE(found->severity == wavefit::severity::error);
-    for (const std::string& s : in_message) {
-        CAPTURE(s);
-        CHECK(contains(found->message, s));
-    }
-    for (const std::string& s : in_fix) {
-        CAPTURE(s);
-        CHECK(contains(found->fix, s));
-    }
-    return *found;
-}
+verdict judge(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) { return spec::check_launch(d, k, c); }
 
 void require_valid(const verdict& v) {
     INFO("diagnostics:\n" << v.text);
     REQUIRE(v.valid);
 }
 
-launch_config launch(dims grid, dims block, std::uint64_t dynamic = 0) { return launch_config{grid, block, dynamic}; }
-
-kernel_resources with_registers(std::uint32_t registers) {
-    kernel_resources k{};
-    k.registers = registers;
-    return k;
-}
-
-kernel_resources with_bound(std::uint32_t max_threads) {
-    kernel_resources k{};
-    k.max_threads_per_block = max_threads;
-    return k;
-}
+launch_config launch(dims grid, dims block, std::uint64_t dynamic = 0) { return spec::cfg(grid, block, dynamic); }
 
 }  // namespace
 
@@ -406,7 +365,7 @@ TEST_CASE("class 8: a plan over more than 2^33 elements computes grid x block in
                 REQUIRE(p.grid_stride);
             }
             REQUIRE((one_pass >= n) == !p.grid_stride);
-            REQUIRE(wavefit::is_valid(wavefit::check(d, kernel_resources{}, p.config())));
+            REQUIRE(spec::no_error(wavefit::check(d, kernel_resources{}, p.config())));
         }
     }
 }

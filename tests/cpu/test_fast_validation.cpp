@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// has_launch_errors() is the launch path's cheap verdict; find_problems() is the full one. They must
+// detail::has_launch_errors() is the launch path's cheap verdict; find_problems() is the full one. They must
 // never disagree: a launch wavefit lets through must have no error, and one it stops must have one.
 #include <catch2/catch.hpp>
 
@@ -37,8 +37,8 @@ TEST_CASE("the fast launch verdict equals find_problems' on every preset and ran
                                       pick(rng, {1, 1, 1, 64, 65})};
             const wavefit::launch_config cfg{grid, block, pick(rng, {0, 1, 8192, 49152, 65536, 100000, 232448, 232449})};
             const bool full = wavefit::find_problems(d, k, cfg).has_error();
-            const bool fast = wavefit::has_launch_errors(d, k, cfg);
-            const bool cached = wavefit::has_launch_errors(d, k, cfg, wavefit::register_bound_threads(d, k));
+            const bool fast = wavefit::detail::has_launch_errors(d, k, cfg);
+            const bool cached = wavefit::detail::has_launch_errors(d, k, cfg, wavefit::detail::register_bound_threads(d, k));
             if (full != fast || full != cached) {
                 CAPTURE(preset.key, k.registers, k.scalar_registers, k.static_shared, k.max_threads_per_block, grid.x, grid.y,
                         grid.z, block.x, block.y, block.z, cfg.dynamic_shared, full, fast, cached);

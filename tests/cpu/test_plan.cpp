@@ -4,6 +4,8 @@
 // and a reason that names what decided the block.
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include <wavefit/diagnostic.hpp>
 #include <wavefit/kernel_resources.hpp>
 #include <wavefit/plan.hpp>
@@ -26,30 +28,18 @@ using wavefit::launch_plan;
 using wavefit::plan;
 namespace presets = wavefit::presets;
 
-constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+using spec::ceil_div;
+using spec::contains;
+using spec::u64_max;
+using spec::with_bound;
+using spec::with_registers;
 
 // The plan passes validation for the same inputs (the contract's "a plan always passes check").
 void require_launchable(const launch_plan& p, const wavefit::device_limits& d, const kernel_resources& k) {
     INFO("plan: " << wavefit::plan_reason(p, d, k));
     REQUIRE(p.ok());
     REQUIRE_FALSE(p.empty);
-    REQUIRE(wavefit::is_valid(wavefit::check(d, k, p.config())));
-}
-
-kernel_resources with_registers(std::uint32_t registers) {
-    kernel_resources k{};
-    k.registers = registers;
-    return k;
-}
-
-kernel_resources with_bound(std::uint32_t max_threads) {
-    kernel_resources k{};
-    k.max_threads_per_block = max_threads;
-    return k;
+    REQUIRE(spec::no_error(wavefit::check(d, k, p.config())));
 }
 
 }  // namespace

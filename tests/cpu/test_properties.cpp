@@ -5,6 +5,8 @@
 // find_problems() in both directions.
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include <wavefit/device_limits.hpp>
 #include <wavefit/diagnostic.hpp>
 #include <wavefit/kernel_resources.hpp>
@@ -30,7 +32,7 @@ using wavefit::dims;
 using wavefit::kernel_resources;
 using wavefit::launch_config;
 
-constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+using spec::u64_max;
 // A fixed seed keeps CI reproducible; WAVEFIT_PROPERTY_SEED=N explores others (the seed in use is
 // printed with every failure).
 std::uint64_t seed_in_use() {
@@ -56,7 +58,7 @@ private:
     std::mt19937_64 engine_;
 };
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+using spec::ceil_div;
 std::uint64_t round_up(std::uint64_t a, std::uint64_t unit) {
     if (unit <= 1) return a;
     const std::uint64_t r = a % unit;

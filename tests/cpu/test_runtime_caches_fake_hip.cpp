@@ -13,6 +13,12 @@
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif
+#include <hip/hip_runtime.h>
+
+// Debian's HIP 5.2 headers do not declare hipStreamGetDevice (newer ROCm does); declaring it here
+// lets wavefit find it as it would on ROCm 6, so the stream-device path is the one under test.
+extern "C" hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
+
 #include <wavefit/runtime/launch.hpp>
 
 #include <catch2/catch.hpp>
@@ -23,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -42,20 +49,63 @@ struct counters {
     std::atomic<int> wrong_arguments{0};    // kernel arguments that did not arrive as passed
     std::atomic<int> fail_properties_for{-1};  // device whose next property queries fail
     std::atomic<int> property_failures_left{0};
+    std::atomic<int> wrong_device_launches{0};    // launched into a stream while another device was current
+    std::atomic<int> wrong_device_attributes{0};  // kernel attributes read while the stream's device was not current
+    std::atomic<int> stream_device_calls{0};
+    std::atomic<int> set_device_calls{0};
+    std::atomic<bool> refuse_set_attribute{false};  // hipFuncSetAttribute fails while set
 };
+
+// Each kernel's max-dynamic-shared-memory attribute, as hipFuncSetAttribute left it; launches above
+// it (and above the 64 KiB default) are refused with hipErrorInvalidValue, as CUDA does.
+std::mutex attribute_mutex;
+std::map<const void*, int>& dynamic_shared_attribute() {
+    static std::map<const void*, int> values;
+    return values;
+}
+int dynamic_shared_of(const void* kernel) {
+    std::lock_guard<std::mutex> lock(attribute_mutex);
+    const auto it = dynamic_shared_attribute().find(kernel);
+    return it == dynamic_shared_attribute().end() ? 65536 : it->second;
+}
 counters& count() {
     static counters c;
     return c;
 }
 
 thread_local int current_device = 0;
+// The device whose stream the calling thread's current launch or query targets (-1: none), so that the
+// fake can tell whether wavefit made that device current first.
+thread_local int expected_device = -1;
+
+// Fake streams: distinct non-null handles, one per device, that hipStreamGetDevice maps back.
+char stream_objects[device_count * 16];
+hipStream_t stream_of(int device) { return reinterpret_cast<hipStream_t>(&stream_objects[device * 16 + 8]); }
+int device_of(hipStream_t s) {
+    const auto offset = reinterpret_cast<const char*>(s) - stream_objects;
+    return offset >= 0 && offset < device_count * 16 ? static_cast<int>(offset / 16) : -1;
+}
+
+// Two devices with other limits than the rest, for the stream-device tests: device 13 is a small
+// GPU (104 CUs, 32 KiB of LDS, blocks of at most 256 threads).
+constexpr int small_device = 13;
 
 // Long enough that racing threads arrive while the first is still querying.
 void slow() { std::this_thread::sleep_for(std::chrono::microseconds(200)); }
 
 // An MI300X-like device (HIP reports these attribute values, docs/device-facts.md), except that an
 // opt-in above the default LDS exists so that ensure_dynamic_shared has work to do.
-int attribute(hipDeviceAttribute_t a) {
+int attribute(hipDeviceAttribute_t a, int device) {
+    if (device == small_device) {
+        switch (a) {
+            case hipDeviceAttributeMaxThreadsPerBlock: return 256;
+            case hipDeviceAttributeMultiprocessorCount: return 104;
+            case hipDeviceAttributeMaxSharedMemoryPerBlock:
+            case hipDeviceAttributeSharedMemPerBlockOptin:
+            case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return 32768;
+            default: break;
+        }
+    }
     switch (a) {
         case hipDeviceAttributeWarpSize: return 64;
         case hipDeviceAttributeMaxThreadsPerBlock: return 1024;
@@ -93,7 +143,7 @@ hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int deviceI
     if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
     fake::count().attribute_calls[static_cast<std::size_t>(deviceId)].fetch_add(1);
     fake::slow();
-    *pi = fake::attribute(attr);
+    *pi = fake::attribute(attr, deviceId);
     return hipSuccess;
 }
 
@@ -104,18 +154,36 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
     if (fake::count().fail_properties_for.load() == deviceId && fake::count().property_failures_left.fetch_sub(1) > 0)
         return hipErrorNotReady;
     *prop = hipDeviceProp_t{};
-    std::snprintf(prop->name, sizeof prop->name, "Fake MI300X %d", deviceId);
+    std::snprintf(prop->name, sizeof prop->name, deviceId == fake::small_device ? "Fake small GPU %d" : "Fake MI300X %d", deviceId);
     std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gfx942:sramecc+:xnack-");
+    return hipSuccess;
+}
+
+hipError_t hipSetDevice(int deviceId) {
+    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
+    fake::count().set_device_calls.fetch_add(1);
+    fake::current_device = deviceId;
+    return hipSuccess;
+}
+
+hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device) {
+    fake::count().stream_device_calls.fetch_add(1);
+    const int d = fake::device_of(stream);
+    if (d < 0) return hipErrorInvalidHandle;
+    *device = d;
     return hipSuccess;
 }
 
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes* attr, const void* func) {
     (void)func;
+    if (fake::expected_device >= 0 && fake::current_device != fake::expected_device)
+        fake::count().wrong_device_attributes.fetch_add(1);
     fake::count().function_attribute_calls.fetch_add(1);
     fake::slow();
     *attr = hipFuncAttributes{};
     attr->numRegs = 32;
     attr->maxThreadsPerBlock = 1024;
+    attr->maxDynamicSharedSizeBytes = fake::dynamic_shared_of(func);
     return hipSuccess;
 }
 
@@ -126,24 +194,30 @@ const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t stream) 
 }
 
 hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
-    (void)func;
     (void)attr;
-    (void)value;
     fake::count().set_attribute_calls.fetch_add(1);
     fake::slow();
+    if (fake::count().refuse_set_attribute.load()) return hipErrorNotSupported;
+    std::lock_guard<std::mutex> lock(fake::attribute_mutex);
+    fake::dynamic_shared_attribute()[func] = value;
     return hipSuccess;
 }
 
 hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
                            size_t sharedMemBytes, hipStream_t stream) {
     (void)function_address;
-    (void)stream;
     fake::count().launches.fetch_add(1);
+    if (stream != nullptr && fake::device_of(stream) != fake::current_device) fake::count().wrong_device_launches.fetch_add(1);
+    // Judged by the limits of the device the launch goes to, as the fake reports them.
+    const int device = stream != nullptr ? fake::device_of(stream) : fake::current_device;
     const std::uint64_t threads = std::uint64_t{dimBlocks.x} * dimBlocks.y * dimBlocks.z;
-    if (threads == 0 || threads > 1024 || numBlocks.x == 0 || numBlocks.y == 0 || numBlocks.z == 0 ||
-        numBlocks.y > 65536 || numBlocks.z > 65536 || std::uint64_t{numBlocks.x} * dimBlocks.x > 4294967295u ||
-        sharedMemBytes > 131072)
+    if (threads == 0 || threads > static_cast<std::uint64_t>(fake::attribute(hipDeviceAttributeMaxThreadsPerBlock, device)) ||
+        numBlocks.x == 0 || numBlocks.y == 0 || numBlocks.z == 0 || numBlocks.y > 65536 || numBlocks.z > 65536 ||
+        std::uint64_t{numBlocks.x} * dimBlocks.x > 4294967295u ||
+        sharedMemBytes > static_cast<std::size_t>(fake::attribute(hipDeviceAttributeSharedMemPerBlockOptin, device)))
         fake::count().bad_launches.fetch_add(1);
+    if (sharedMemBytes > 65536 && sharedMemBytes > static_cast<std::size_t>(fake::dynamic_shared_of(function_address)))
+        return hipErrorInvalidValue;
     // Every kernel here is (float*, int): the int must arrive as the value the test passed (4099).
     if (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099) fake::count().wrong_arguments.fetch_add(1);
     return hipSuccess;
@@ -281,7 +355,7 @@ TEST_CASE("runtime caches: threads racing over devices, kernels and shared memor
     CHECK(fake::count().bad_launches.load() == 0);
     CHECK(fake::count().wrong_arguments.load() == 0);
     for (const int d : disagreements) CHECK(d == 0);
-    CHECK(wavefit::detail::block_choice_cache().size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
+    CHECK(wavefit::detail::launch_cache::size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
 }
 
 TEST_CASE("runtime caches: racing launches above the default LDS opt in once per kernel and size", "[runtime][cache][fake-hip]") {
@@ -325,6 +399,120 @@ TEST_CASE("runtime caches: a failed device query is not cached; racing threads s
     fake::current_device = device;
     CHECK(wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099).status == wavefit::launch_status::launched);
     CHECK(fake::count().property_calls[device].load() == runtime_failed.load() + 1);
+}
+
+TEST_CASE("streams: a launch into a stream of device 13 while device 12 is current is validated, planned and run on 13",
+          "[runtime][streams][fake-hip]") {
+    constexpr int current = 12;
+    constexpr int small = fake::small_device;  // 104 CUs, 32 KiB of LDS, at most 256 threads per block
+    const wavefit::launch_config block_512{wavefit::dims{10}, wavefit::dims{512}};
+    fake::current_device = current;
+    fake::expected_device = small;
+    const int wrong_launches = fake::count().wrong_device_launches.load();
+    const int wrong_attributes = fake::count().wrong_device_attributes.load();
+
+    SECTION("an explicit block of 512 is refused by device 13's limit of 256, and names device 13") {
+        const wavefit::launch_result r = wavefit::try_launch(kernel<40>, block_512, fake::stream_of(small), nullptr, 4099);
+        CAPTURE(r.message);
+        CHECK(r.status == wavefit::launch_status::rejected);
+        CHECK(r.diagnostic == wavefit::diagnostic_code::block_exceeds_device_max_threads);
+        CHECK(r.device == "Fake small GPU 13 (gfx942)");
+        CHECK(r.kernel == "fake(float*, int)");
+        CHECK(r.message.find("256 threads per block on Fake small GPU 13") != std::string::npos);
+        CHECK(fake::current_device == current);
+        // The same launch into device 12's stream runs: the limits are the stream's device's.
+        fake::expected_device = current;
+        CHECK(wavefit::try_launch(kernel<40>, block_512, fake::stream_of(current), nullptr, 4099).status ==
+              wavefit::launch_status::launched);
+    }
+    SECTION("a planned launch of 2^20 elements is planned for device 13 and launched with device 13 current") {
+        const wavefit::launch_result r = wavefit::try_launch(kernel<41>, std::uint64_t{1} << 20, fake::stream_of(small), nullptr, 4099);
+        CAPTURE(r.message, r.config.block.x, r.config.grid.x);
+        REQUIRE(r.status == wavefit::launch_status::launched);
+        const wavefit::device_limits& small_limits = wavefit::device_limits_for(small);
+        CHECK(small_limits.max_threads_per_block == 256);
+        CHECK(small_limits.compute_units == 104);
+        wavefit::kernel_resources k{};
+        k.registers = 32;
+        k.max_threads_per_block = 1024;
+        CHECK(r.config == wavefit::plan(small_limits, k, std::uint64_t{1} << 20).config());
+        CHECK(r.config.block.x <= 256);
+        CHECK(fake::current_device == current);  // restored after the launch
+        CHECK(fake::count().wrong_device_launches.load() == wrong_launches);
+        CHECK(fake::count().wrong_device_attributes.load() == wrong_attributes);
+    }
+    SECTION("dynamic shared memory is judged against device 13's 32 KiB") {
+        const wavefit::launch_config lds_48k{wavefit::dims{10}, wavefit::dims{256}, std::uint64_t{48} * 1024};
+        const wavefit::launch_result on_small = wavefit::try_launch(kernel<42>, lds_48k, fake::stream_of(small), nullptr, 4099);
+        CAPTURE(on_small.message);
+        CHECK(on_small.diagnostic == wavefit::diagnostic_code::shared_memory_exceeds_limit);
+        fake::expected_device = current;
+        CHECK(wavefit::try_launch(kernel<42>, lds_48k, fake::stream_of(current), nullptr, 4099).status ==
+              wavefit::launch_status::launched);
+    }
+    SECTION("the reverse: with device 13 current, a stream of device 12 takes blocks of 512") {
+        fake::current_device = small;
+        fake::expected_device = current;
+        const wavefit::launch_result r = wavefit::try_launch(kernel<43>, block_512, fake::stream_of(current), nullptr, 4099);
+        CAPTURE(r.message);
+        CHECK(r.status == wavefit::launch_status::launched);
+        CHECK(fake::current_device == small);
+        CHECK(fake::count().wrong_device_launches.load() == wrong_launches);
+        // The null stream belongs to the current device, 13, where 512 is too many.
+        fake::expected_device = small;
+        CHECK(wavefit::try_launch(kernel<43>, block_512, nullptr, nullptr, 4099).diagnostic ==
+              wavefit::diagnostic_code::block_exceeds_device_max_threads);
+    }
+    fake::expected_device = -1;
+    CHECK(fake::count().bad_launches.load() == 0);
+}
+
+TEST_CASE("stale opt-in: an attribute lowered outside wavefit is raised again once and the launch retried",
+          "[runtime][shared][fake-hip]") {
+    fake::current_device = 15;
+    const void* address = reinterpret_cast<const void*>(&kernel<50>);
+    const wavefit::launch_config cfg{wavefit::dims{100}, wavefit::dims{256}, std::uint64_t{96} * 1024};
+    REQUIRE(wavefit::try_launch(kernel<50>, cfg, nullptr, nullptr, 4099).status == wavefit::launch_status::launched);
+    CHECK(fake::dynamic_shared_of(address) == 96 * 1024);
+
+    // The program lowers the attribute behind wavefit's back (seen on the H200): the next launch
+    // is refused by the runtime, wavefit re-reads the attribute, raises it and retries.
+    REQUIRE(hipFuncSetAttribute(address, hipFuncAttributeMaxDynamicSharedMemorySize, 65536) == hipSuccess);
+    const wavefit::launch_result again = wavefit::try_launch(kernel<50>, cfg, nullptr, nullptr, 4099);
+    CAPTURE(again.message);
+    CHECK(again.status == wavefit::launch_status::launched);
+    CHECK(fake::dynamic_shared_of(address) == 96 * 1024);
+
+    // When raising it again fails too, the message says the attribute was changed outside wavefit.
+    REQUIRE(hipFuncSetAttribute(address, hipFuncAttributeMaxDynamicSharedMemorySize, 65536) == hipSuccess);
+    fake::count().refuse_set_attribute.store(true);
+    const wavefit::launch_result refused = wavefit::try_launch(kernel<50>, cfg, nullptr, nullptr, 4099);
+    fake::count().refuse_set_attribute.store(false);
+    CAPTURE(refused.message);
+    CHECK(refused.status == wavefit::launch_status::runtime_failed);
+    CHECK(refused.message.find("changed outside wavefit") != std::string::npos);
+    CHECK(refused.message.find("65536 bytes (64 KiB)") != std::string::npos);
+    CHECK(refused.message.find("raising it again failed") != std::string::npos);
+    CHECK(refused.kernel == "fake(float*, int)");
+}
+
+TEST_CASE("launch results: a default result is not a success, and a failure carries the kernel and the device",
+          "[runtime][fake-hip]") {
+    const wavefit::launch_result nothing{};
+    CHECK(nothing.status == wavefit::launch_status::not_attempted);
+    CHECK_FALSE(nothing.ok());
+    CHECK_FALSE(static_cast<bool>(nothing));
+    fake::current_device = 14;
+    const wavefit::launch_config too_big{wavefit::dims{1}, wavefit::dims{2048}};
+    try {
+        wavefit::launch(kernel<44>, too_big, nullptr, nullptr, 4099);
+        FAIL("a block of 2048 threads must throw");
+    } catch (const wavefit::launch_error& e) {
+        CAPTURE(e.what());
+        CHECK(e.status() == wavefit::launch_status::rejected);
+        CHECK(e.kernel() == "fake(float*, int)");
+        CHECK(e.device() == "Fake MI300X 14 (gfx942)");
+    }
 }
 
 #endif  // __has_include(<hip/hip_runtime.h>)

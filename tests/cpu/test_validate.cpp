@@ -5,6 +5,8 @@
 // each fix names a concrete number.
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include <wavefit/diagnostic.hpp>
 #include <wavefit/kernel_resources.hpp>
 #include <wavefit/launch_config.hpp>
@@ -28,103 +30,17 @@ using wavefit::launch_config;
 using wavefit::severity;
 namespace presets = wavefit::presets;
 
-constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+using spec::cfg;
+using spec::contains;
+using spec::require_absent;
+using spec::require_present;
+using spec::u64_max;
+using spec::with_bound;
+using spec::with_registers;
+using spec::with_static_shared;
+using outcome = spec::checked_launch;
 
-bool has_digit(const std::string& s) {
-    for (char c : s)
-        if (c >= '0' && c <= '9') return true;
-    return false;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
-struct outcome {
-    std::vector<diagnostic> diagnostics;
-    bool valid = false;
-    std::string text;  // every diagnostic, for failure messages
-};
-
-// Runs check() and find_problems() and holds them to the contract every time: the same findings,
-// valid <=> no error, each severity as docs/cli.md fixes it, each message naming the device and
-// each fix carrying a number.
-outcome run(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& cfg) {
-    outcome o;
-    o.diagnostics = wavefit::check(d, k, cfg);
-    o.valid = wavefit::is_valid(o.diagnostics);
-    const wavefit::findings f = wavefit::find_problems(d, k, cfg);
-    bool any_error = false;
-    for (const diagnostic& dg : o.diagnostics) {
-        o.text += std::string(wavefit::to_string(dg.code)) + " (" + std::string(wavefit::to_string(dg.severity)) +
-                  "): " + dg.message + " | fix: " + dg.fix + "\n";
-        any_error = any_error || dg.severity == severity::error;
-    }
-    INFO("device " << wavefit::device_text(d) << ", grid (" << cfg.grid.x << ", " << cfg.grid.y << ", " << cfg.grid.z
-                   << "), block (" << cfg.block.x << ", " << cfg.block.y << ", " << cfg.block.z << "), dynamic shared "
-                   << cfg.dynamic_shared << "\n"
-                   << o.text);
-    REQUIRE(o.diagnostics.size() == f.size());
-    REQUIRE(o.valid == !any_error);
-    REQUIRE(o.valid == !f.has_error());
-    REQUIRE(o.valid == wavefit::is_launchable(d, k, cfg));
-    for (const diagnostic& dg : o.diagnostics) {
-        REQUIRE(dg.severity == wavefit::severity_of(dg.code));
-        REQUIRE(contains(dg.message, wavefit::device_text(d)));
-        REQUIRE_FALSE(dg.fix.empty());
-        REQUIRE(has_digit(dg.fix));
-    }
-    return o;
-}
-
-const diagnostic* find(const outcome& o, diagnostic_code code) {
-    for (const diagnostic& dg : o.diagnostics)
-        if (dg.code == code) return &dg;
-    return nullptr;
-}
-
-void require_absent(const outcome& o, diagnostic_code code) {
-    INFO("diagnostics:\n" << o.text);
-    CAPTURE(wavefit::to_string(code));
-    REQUIRE(find(o, code) == nullptr);
-}
-
-// Requires `code` and that its message contains every string of `in_message` and its fix every
-// string of `in_fix`.
-const diagnostic& require_present(const outcome& o, diagnostic_code code, std::initializer_list<std::string> in_message,
-                                  std::initializer_list<std::string> in_fix = {}) {
-    INFO("diagnostics:\n" << o.text);
-    CAPTURE(wavefit::to_string(code));
-    const diagnostic* dg = find(o, code);
-    REQUIRE(dg != nullptr);
-    for (const std::string& s : in_message) {
-        CAPTURE(s);
-        CHECK(contains(dg->message, s));
-    }
-    for (const std::string& s : in_fix) {
-        CAPTURE(s);
-        CHECK(contains(dg->fix, s));
-    }
-    return *dg;
-}
-
-launch_config cfg(dims grid, dims block, std::uint64_t dynamic = 0) { return launch_config{grid, block, dynamic}; }
-
-kernel_resources with_registers(std::uint32_t registers) {
-    kernel_resources k{};
-    k.registers = registers;
-    return k;
-}
-
-kernel_resources with_static_shared(std::uint64_t bytes) {
-    kernel_resources k{};
-    k.static_shared = bytes;
-    return k;
-}
-
-kernel_resources with_bound(std::uint32_t max_threads) {
-    kernel_resources k{};
-    k.max_threads_per_block = max_threads;
-    return k;
-}
+outcome run(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) { return spec::check_launch(d, k, c); }
 
 // MI300X as rocminfo describes the dispatch (grid maxima 2^32-1 per dimension; docs/device-facts.md §1 footnote 1),
 // so that the work-item cap can be reached in y and z without a grid-dimension error.
@@ -529,8 +445,8 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
         CAPTURE(f.size());
         REQUIRE(f.contains(diagnostic_code::work_items_exceed_dispatch_limit));
         REQUIRE(f.has_error());
-        REQUIRE(wavefit::has_launch_errors(d, kernel_resources{}, c));
-        REQUIRE(wavefit::has_launch_errors(d, kernel_resources{}, c, wavefit::register_bound_threads(d, kernel_resources{})));
+        REQUIRE(wavefit::detail::has_launch_errors(d, kernel_resources{}, c));
+        REQUIRE(wavefit::detail::has_launch_errors(d, kernel_resources{}, c, wavefit::detail::register_bound_threads(d, kernel_resources{})));
         require_present(run(d, kernel_resources{}, c), diagnostic_code::work_items_exceed_dispatch_limit,
                         {"2^64 or more", "18446744073709551615"});
         // Such limits are no runtime's report: planning refuses them outright.

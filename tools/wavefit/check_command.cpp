@@ -15,7 +15,7 @@ command_output run(const check_request& r) {
     const device_limits& d = subject.device.limits;
     const launch_config cfg{r.grid, r.block, r.kernel.dynamic_shared};
     const std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg);
-    const bool valid = is_valid(diagnostics);
+    const bool valid = is_launchable(d, subject.resources, cfg);
     const int exit_code = valid ? 0 : 1;
 
     if (r.json) {

@@ -14,9 +14,11 @@
 #error "wavefit/runtime needs HIP or CUDA: compile with hipcc/nvcc or define WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA"
 #endif
 
-#include <cstddef>  // std::size_t
-#include <cstdint>  // fixed-width values
-#include <string>   // device names
+#include <cstddef>      // std::size_t
+#include <cstdint>      // fixed-width values
+#include <string>       // device names
+#include <type_traits>  // detecting hip/cudaStreamGetDevice
+#include <utility>      // std::declval
 
 #include "../device_attributes.hpp"
 #include "../device_limits.hpp"
@@ -65,6 +67,35 @@ inline error_type current_device(int& device) noexcept {
     return cudaGetDevice(&device);
 #endif
 }
+
+inline error_type set_current_device(int device) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipSetDevice(device);
+#else
+    return cudaSetDevice(device);
+#endif
+}
+
+// Makes `device` current for the guard's lifetime when it is not (`switch_needed`), and restores the
+// previous device after: kernel attributes and the shared-memory opt-in are per device, and CUDA
+// refuses a launch into a stream of a device that is not current.
+class device_guard {
+public:
+    device_guard(int device, int current, bool switch_needed) noexcept : previous_(current), switched_(switch_needed) {
+        if (switched_) error_ = set_current_device(device);
+    }
+    ~device_guard() {
+        if (switched_ && error_ == success) (void)set_current_device(previous_);
+    }
+    device_guard(const device_guard&) = delete;
+    device_guard& operator=(const device_guard&) = delete;
+    error_type error() const noexcept { return error_; }
+
+private:
+    int previous_;
+    bool switched_;
+    error_type error_ = success;
+};
 
 inline error_type device_count(int& count) noexcept {
 #if WAVEFIT_PLATFORM_HIP
@@ -198,6 +229,48 @@ inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept
 #else
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 #endif
+}
+
+namespace detail {
+
+// Whether the runtime's headers declare hip/cudaStreamGetDevice (HIP 5.x before it, or Debian's 5.2,
+// and CUDA before 12.8 do not): the call below is found by argument-dependent lookup on the stream
+// type, so an undeclared function is a substitution failure, not an error.
+template <class Stream, class = void>
+struct has_stream_get_device : std::false_type {};
+#if WAVEFIT_PLATFORM_HIP
+template <class Stream>
+struct has_stream_get_device<Stream, std::void_t<decltype(hipStreamGetDevice(std::declval<Stream>(), std::declval<int*>()))>>
+    : std::true_type {};
+#else
+template <class Stream>
+struct has_stream_get_device<Stream, std::void_t<decltype(cudaStreamGetDevice(std::declval<Stream>(), std::declval<int*>()))>>
+    : std::true_type {};
+#endif
+
+template <class Stream>
+error_type query_stream_device(Stream stream, int& device) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipStreamGetDevice(stream, &device);
+#else
+    return cudaStreamGetDevice(stream, &device);
+#endif
+}
+
+}  // namespace detail
+
+// True when this runtime can say which device a stream belongs to.
+inline constexpr bool can_query_stream_device = detail::has_stream_get_device<stream_type>::value;
+
+// The device a stream was created on. A null stream, and the legacy and per-thread default streams
+// (handles 1 and 2 in both runtimes), belong to the calling thread's current device. Where the
+// runtime cannot tell (can_query_stream_device false), the current device too: documented in the
+// README's multi-GPU notes.
+inline error_type stream_device(int& device, stream_type stream) noexcept {
+    if constexpr (can_query_stream_device) {
+        if (reinterpret_cast<std::uintptr_t>(stream) > 2) return detail::query_stream_device(stream, device);
+    }
+    return current_device(device);
 }
 
 // The kernel's (mangled) name for messages, or nullptr where the runtime cannot say.

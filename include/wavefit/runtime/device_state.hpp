@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 // What the runtime layer remembers: each device's limits (read once), each kernel's attributes per
-// device (read once), and each kernel's block choice per (device, shared memory, plan shape)
-// (computed once). A repeated launch does hash lookups, never a runtime query or an occupancy scan.
+// device (read once), and one launch cache that every launch looks up: per (device, kernel, work
+// shape and options) the pointers and the block recipe a launch needs, computed once. A repeated
+// launch does one comparison with the calling thread's previous launch (or a hash lookup), never a
+// runtime query or an occupancy scan.
 #pragma once
 
-#include <atomic>     // the kernel's current dynamic shared memory limit
-#include <cstddef>    // std::size_t
-#include <cstdint>    // keys
-#include <cstdlib>    // std::free for the demangled name
-#include <functional> // std::hash
-#include <memory>     // kernel_state is not movable (atomic, mutex)
-#include <mutex>      // serialises the opt-in call
-#include <string>     // names
+#include <atomic>      // the kernel's current dynamic shared memory limit
+#include <cstddef>     // std::size_t
+#include <cstdint>     // keys
+#include <cstdlib>     // std::free for the demangled name
+#include <functional>  // std::hash
+#include <memory>      // kernel_state is not movable (atomic, mutex)
+#include <mutex>       // serialises the opt-in call
+#include <string>      // names
+#include <utility>     // std::forward
 
 #if __has_include(<cxxabi.h>)
 #include <cxxabi.h>  // abi::__cxa_demangle, for kernel names in messages
@@ -27,9 +30,7 @@
 #include "launch_error.hpp"
 #include "once_cache.hpp"
 
-namespace wavefit {
-
-namespace detail {
+namespace wavefit::detail {
 
 // A failed runtime query, carried as a result so try_launch never throws.
 struct query_failure {
@@ -64,39 +65,6 @@ inline device_limits query_device_limits(int device) {
     return d;
 }
 
-struct kernel_key {
-    int device;
-    const void* kernel;
-    friend bool operator==(const kernel_key& a, const kernel_key& b) noexcept {
-        return a.device == b.device && a.kernel == b.kernel;
-    }
-};
-struct kernel_key_hash {
-    std::size_t operator()(const kernel_key& k) const noexcept {
-        return std::hash<const void*>{}(k.kernel) ^ (static_cast<std::size_t>(k.device) * 0x9E3779B97F4A7C15ull);
-    }
-};
-
-struct plan_key {
-    int device;
-    const void* kernel;
-    std::uint64_t dynamic_shared;
-    std::uint64_t min_efficient_block;
-    bool one_dimensional;  // 1-D plans cap the block at max_block.x
-    friend bool operator==(const plan_key& a, const plan_key& b) noexcept {
-        return a.device == b.device && a.kernel == b.kernel && a.dynamic_shared == b.dynamic_shared &&
-               a.min_efficient_block == b.min_efficient_block && a.one_dimensional == b.one_dimensional;
-    }
-};
-struct plan_key_hash {
-    std::size_t operator()(const plan_key& k) const noexcept {
-        std::size_t h = std::hash<const void*>{}(k.kernel);
-        h ^= std::hash<std::uint64_t>{}(k.dynamic_shared) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-        h ^= std::hash<std::uint64_t>{}(k.min_efficient_block * 2 + (k.one_dimensional ? 1 : 0)) + (h << 6) + (h >> 2);
-        return h ^ static_cast<std::size_t>(k.device);
-    }
-};
-
 inline std::string demangled(const char* mangled) {
     if (mangled == nullptr) return "an unnamed kernel";
 #if defined(WAVEFIT_HAS_CXXABI)
@@ -111,19 +79,28 @@ inline std::string demangled(const char* mangled) {
     return mangled;
 }
 
-}  // namespace detail
-
 // One kernel on one device: its compiled resources and how far its dynamic shared memory limit has
 // been raised (CUDA's opt-in is per kernel and persists, so it is set at most once per size).
 struct kernel_state {
     kernel_resources resources;
     std::uint64_t register_bound = 0;  // register_bound_threads(device, resources): checked per launch
-    std::string name;  // demangled where possible, for messages
+    std::string name;                  // demangled where possible, for messages
     std::atomic<std::uint64_t> dynamic_shared_limit{0};
     std::mutex opt_in_mutex;
 };
 
-namespace detail {
+struct kernel_key {
+    int device;
+    const void* kernel;
+    friend bool operator==(const kernel_key& a, const kernel_key& b) noexcept {
+        return a.device == b.device && a.kernel == b.kernel;
+    }
+};
+struct kernel_key_hash {
+    std::size_t operator()(const kernel_key& k) const noexcept {
+        return std::hash<const void*>{}(k.kernel) ^ (static_cast<std::size_t>(k.device) * 0x9E3779B97F4A7C15ull);
+    }
+};
 
 // CUDA's maxThreadsPerBlock folds register pressure into the kernel's bound: a 255-register kernel
 // without __launch_bounds__ reports 256. kernel_resources::max_threads_per_block is the kernel's own
@@ -139,16 +116,18 @@ inline std::uint32_t declared_max_threads(const device_limits& d, const kernel_r
     return largest_runnable_block(d, registers_only) == k.max_threads_per_block ? 0u : k.max_threads_per_block;
 }
 
+// The dynamic shared memory a kernel may request without raising its attribute: the per-block
+// default minus its static part.
+inline std::uint64_t default_dynamic_shared(const device_limits& d, const kernel_resources& k) noexcept {
+    return d.shared_per_block > k.static_shared ? d.shared_per_block - k.static_shared : 0;
+}
+
 inline once_cache<int, device_limits>& device_limits_cache() {
     static once_cache<int, device_limits> cache;
     return cache;
 }
 inline once_cache<kernel_key, std::unique_ptr<kernel_state>, kernel_key_hash>& kernel_cache() {
     static once_cache<kernel_key, std::unique_ptr<kernel_state>, kernel_key_hash> cache;
-    return cache;
-}
-inline once_cache<plan_key, block_choice, plan_key_hash>& block_choice_cache() {
-    static once_cache<plan_key, block_choice, plan_key_hash> cache;
     return cache;
 }
 
@@ -167,16 +146,94 @@ inline kernel_state& cached_kernel_state(int device, const void* kernel, backend
         state->resources.max_threads_per_block = declared_max_threads(limits, state->resources);
         state->register_bound = register_bound_threads(limits, state->resources);
         state->name = demangled(backend::kernel_name(kernel, stream));
-        // The limit as the kernel has it now: the default (per-block size minus the static part), or
-        // what the program raised it to before wavefit saw the kernel; wavefit only ever raises it.
-        const std::uint64_t static_part = state->resources.static_shared;
-        const std::uint64_t by_default = limits.shared_per_block > static_part ? limits.shared_per_block - static_part : 0;
+        // The limit as the kernel has it now: the default, or what the program raised it to before
+        // wavefit saw the kernel; wavefit only ever raises it.
+        const std::uint64_t by_default = default_dynamic_shared(limits, state->resources);
         state->dynamic_shared_limit.store(max_dynamic_shared > by_default ? max_dynamic_shared : by_default);
         return state;
     });
 }
 
-}  // namespace detail
+// ---------------------------------------------------------------------------------- the launch cache
+
+// What a launch looks up: the device, the kernel, and for planned work its kind and options, plus
+// the size bucket when tuning is on (tuned choices differ by size; the static plan does not).
+struct launch_key {
+    int device = -1;
+    const void* kernel = nullptr;
+    bool planned = false;  // false: an explicit configuration; the fields below are 0
+    work_kind kind = work_kind::elements;
+    grid_policy grid = grid_policy::cover;
+    bool spread_small_work = false;
+    std::uint32_t grid_factor = 0;
+    std::uint32_t size_bucket = 0;
+    std::uint64_t dynamic_shared = 0;
+    std::uint64_t min_efficient_block = 0;
+
+    friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
+        return a.device == b.device && a.kernel == b.kernel && a.planned == b.planned && a.kind == b.kind &&
+               a.grid == b.grid && a.spread_small_work == b.spread_small_work && a.grid_factor == b.grid_factor &&
+               a.size_bucket == b.size_bucket && a.dynamic_shared == b.dynamic_shared &&
+               a.min_efficient_block == b.min_efficient_block;
+    }
+};
+struct launch_key_hash {
+    std::size_t operator()(const launch_key& k) const noexcept {
+        std::size_t h = std::hash<const void*>{}(k.kernel) ^ static_cast<std::size_t>(k.device);
+        const auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t>{}(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); };
+        mix(k.dynamic_shared);
+        mix(k.min_efficient_block);
+        mix((std::uint64_t{k.size_bucket} << 32) | (std::uint64_t{k.grid_factor} << 8) | (std::uint64_t{k.planned} << 7) |
+            (std::uint64_t{k.spread_small_work} << 6) | (static_cast<std::uint64_t>(k.grid) << 3) | static_cast<std::uint64_t>(k.kind));
+        return h;
+    }
+};
+
+// Everything a launch needs once its key is known. Pointers into the caches stay valid forever.
+struct launch_entry {
+    int device = -1;
+    const device_limits* limits = nullptr;
+    kernel_state* kernel = nullptr;
+    launch_recipe recipe{};  // planned work: the block and grid policy (recipe.threads 0: none runs)
+};
+
+// The one lookup mechanism of the launch path: a process-wide once_cache of entries, with the calling
+// thread's last (key, entry) in front of it, so that a loop launching one kernel compares one key and
+// touches no lock. Entries are never erased, so the remembered pointer stays valid.
+class launch_cache {
+public:
+    template <class Compute>
+    static const launch_entry& get(const launch_key& key, Compute&& compute) {
+        memo& m = last();
+        if (m.entry != nullptr && m.key == key) return *m.entry;
+        const launch_entry& entry = entries().get(key, std::forward<Compute>(compute));
+        m.key = key;
+        m.entry = &entry;
+        return entry;
+    }
+
+    static std::size_t size() { return entries().size(); }
+
+private:
+    struct memo {
+        launch_key key{};
+        const launch_entry* entry = nullptr;
+    };
+    // One slot per thread, shared by every call site (not one per instantiation of get).
+    static memo& last() noexcept {
+        thread_local memo m;
+        return m;
+    }
+
+    static once_cache<launch_key, launch_entry, launch_key_hash>& entries() {
+        static once_cache<launch_key, launch_entry, launch_key_hash> cache;
+        return cache;
+    }
+};
+
+}  // namespace wavefit::detail
+
+namespace wavefit {
 
 // The launch-relevant limits of device `device` as the runtime reports them, read once and cached.
 // Throws launch_error if the runtime cannot be queried (no GPU, bad index).
@@ -188,9 +245,10 @@ inline const device_limits& device_limits_for(int device) {
         launch_result r;
         r.status = launch_status::runtime_failed;
         r.runtime_code = static_cast<int>(q.failure.code);
+        r.device = "device " + std::to_string(device);
         r.message = std::string(backend::runtime_name) + " failed " + q.failure.what + " of device " + std::to_string(device) +
                     ": " + detail::runtime_error_text(q.failure.code);
-        throw launch_error(r, "", "device " + std::to_string(device));
+        throw launch_error(r);
     }
 }
 
@@ -202,8 +260,9 @@ inline const device_limits& current_device_limits() {
         launch_result r;
         r.status = launch_status::runtime_failed;
         r.runtime_code = static_cast<int>(e);
+        r.device = "no device";
         r.message = std::string(backend::runtime_name) + " has no current device: " + detail::runtime_error_text(e);
-        throw launch_error(r, "", "no device");
+        throw launch_error(r);
     }
     return device_limits_for(device);
 }

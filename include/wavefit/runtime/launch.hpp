@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // wavefit::launch and wavefit::try_launch: the drop-in for hipLaunchKernelGGL / kernel<<<...>>>.
-// Every launch is validated against the device and the kernel's own attributes before the runtime
-// is called, so a rejected launch leaves no runtime error behind; the runtime's own error is then
-// checked and reported with the same kind of message. Launches by element count or extent plan the
-// configuration from cached block choices: no runtime query and no occupancy scan per launch.
+// Every launch is validated against the device of its stream and the kernel's own attributes before
+// the runtime is called, so a rejected launch leaves no runtime error behind; the runtime's own error
+// is then checked and reported with the same kind of message. Launches by element count, extent or
+// unit count plan the configuration with the core's configure() from a cached recipe: no runtime
+// query and no occupancy scan per launch.
 #pragma once
 
-#include <cstdint>      // sizes
-#include <new>          // std::bad_alloc
-#include <string>       // messages on failure
-#include <utility>      // std::forward
+#include <cstdint>  // sizes
+#include <new>      // std::bad_alloc
+#include <string>   // messages on failure
+#include <utility>  // std::forward
 
 #include "../detail/text.hpp"
 #include "../explain.hpp"
@@ -22,17 +23,6 @@
 #include "launch_error.hpp"
 
 namespace wavefit {
-
-// Work for a planned launch: an element count (1-D, block capped at max_block.x) or an extent,
-// with the planning options (dynamic shared memory per block, the efficient-block floor).
-struct work {
-    dims extent{0, 1, 1};
-    bool one_dimensional = true;
-    plan_options options{};
-
-    static constexpr work elements(std::uint64_t n, const plan_options& o = {}) noexcept { return {dims{n, 1, 1}, true, o}; }
-    static constexpr work over(const dims& e, const plan_options& o = {}) noexcept { return {e, false, o}; }
-};
 
 // A configuration whose block is a compile-time constant: a block no device allows (0 threads,
 // more than 1024 threads, or a dimension above 1024) does not compile.
@@ -51,13 +41,6 @@ struct static_launch_config {
 
 namespace detail {
 
-// The device and kernel a launch goes to. Pointers into the caches stay valid forever.
-struct launch_target {
-    int device = -1;
-    const device_limits* limits = nullptr;
-    kernel_state* kernel = nullptr;
-};
-
 inline void fail_runtime(launch_result& r, backend::error_type e, const std::string& doing) {
     r.status = launch_status::runtime_failed;
     r.runtime_code = static_cast<int>(e);
@@ -75,151 +58,207 @@ inline bool only_one_visible_device() noexcept {
     return one;
 }
 
-// Finds the current device and the kernel's cached state. The last kernel each thread launched is
-// remembered, so a loop of launches costs one cudaGetDevice/hipGetDevice and a compare.
-inline bool resolve_target(const void* kernel, backend::stream_type stream, launch_target& t, launch_result& r) noexcept {
-    thread_local launch_target last{};
-    thread_local const void* last_kernel = nullptr;
+// The device a launch into `stream` runs on, and the calling thread's current device.
+struct launch_device {
     int device = 0;
-    // hip/cudaGetDevice costs about 67 ns on the H200's host (bench/RESULTS.md), 1.3% of a launch.
-    // With one visible GPU the current device can only be 0, so the query is skipped.
-    if (!only_one_visible_device()) {
-        if (const backend::error_type e = backend::current_device(device); e != backend::success) {
-            fail_runtime(r, e, "to report the current device");
+    int current = 0;
+    bool is_current() const noexcept { return device == current; }
+};
+
+// hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
+// with one visible GPU every stream is on device 0 and both queries are skipped.
+inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result& r) noexcept {
+    if (only_one_visible_device()) return true;
+    if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
+        fail_runtime(r, e, "to report the current device");
+        r.device = "the current device";
+        return false;
+    }
+    where.device = where.current;
+    if (reinterpret_cast<std::uintptr_t>(stream) > 2) {
+        if (const backend::error_type e = backend::stream_device(where.device, stream); e != backend::success) {
+            fail_runtime(r, e, "to report the stream's device");
+            r.device = "the stream's device";
             return false;
         }
     }
-    if (kernel == last_kernel && device == last.device) {
-        t = last;
-        return true;
-    }
-    try {
-        t.device = device;
-        t.limits = &cached_device_limits(device);
-        t.kernel = &cached_kernel_state(device, kernel, stream, *t.limits);
-    } catch (const query_exception& q) {
-        fail_runtime(r, q.failure.code, std::string(q.failure.what) + " on device " + std::to_string(device));
-        return false;
-    } catch (const std::bad_alloc&) {
-        r.status = launch_status::runtime_failed;
-        r.message = "out of memory while caching the kernel's attributes";
-        return false;
-    }
-    last = t;
-    last_kernel = kernel;
     return true;
 }
 
-inline std::string launch_text(const launch_target& t, const launch_config& cfg) {
-    return t.kernel->name + " with grid " + dims_text(cfg.grid) + ", block " + dims_text(cfg.block) +
-           (cfg.dynamic_shared ? ", " + bytes_text(cfg.dynamic_shared) + " of dynamic shared memory" : std::string()) +
-           " on " + device_text(*t.limits);
+inline launch_key key_for(int device, const void* kernel) noexcept {
+    launch_key key;
+    key.device = device;
+    key.kernel = kernel;
+    return key;
 }
 
-inline void reject(launch_result& r, const findings& problems, const launch_target& t, const launch_config& cfg) {
-    const finding* first = problems.first_error();
-    r.status = launch_status::rejected;
-    r.diagnostic = first->code;
-    const diagnostic d = describe(*first, *t.limits, t.kernel->resources, cfg);
-    r.message = "wavefit rejected launching " + launch_text(t, cfg) + " [" + std::string(to_string(d.code)) + "]: " +
-                d.message + ". Fix: " + d.fix;
-    std::size_t more = 0;
-    for (const finding& f : problems)
-        if (f.severity() == severity::error && &f != first) ++more;
-    if (more > 0) r.message += " (and " + plural(more, "more error") + "; `wavefit check` lists them all)";
+inline launch_key key_for(int device, const void* kernel, const work& w) noexcept {
+    launch_key key = key_for(device, kernel);
+    key.planned = true;
+    key.kind = w.kind;
+    key.grid = w.options.grid;
+    key.spread_small_work = w.options.spread_small_work;
+    key.grid_factor = w.options.grid == grid_policy::saturate  ? w.options.saturation_rounds
+                      : w.options.grid == grid_policy::coarsen ? w.options.items_per_thread
+                                                               : 0;
+    key.dynamic_shared = w.options.dynamic_shared;
+    key.min_efficient_block = w.options.min_efficient_block;
+    return key;
 }
 
-// CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
-inline bool ensure_dynamic_shared(launch_result& r, const launch_target& t, const void* kernel, std::uint64_t bytes) {
-    kernel_state& k = *t.kernel;
-    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return true;
-    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
-    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_relaxed)) return true;
-    if (const backend::error_type e = backend::set_max_dynamic_shared(kernel, static_cast<int>(bytes)); e != backend::success) {
-        fail_runtime(r, e, "to raise the dynamic shared memory limit of " + k.name + " to " + bytes_text(bytes));
-        return false;
-    }
-    k.dynamic_shared_limit.store(bytes, std::memory_order_release);
-    return true;
-}
-
-// Validate, opt in if needed, launch, check. `args` are the packed kernel arguments.
-inline void validated_launch(launch_result& r, const launch_target& t, const void* kernel, const launch_config& cfg,
-                             void** args, backend::stream_type stream) {
-    r.config = cfg;
-    if (has_launch_errors(*t.limits, t.kernel->resources, cfg, t.kernel->register_bound)) {
-        reject(r, find_problems(*t.limits, t.kernel->resources, cfg), t, cfg);
-        return;
-    }
-    if (!ensure_dynamic_shared(r, t, kernel, cfg.dynamic_shared)) return;
-    // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
-    const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
-    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y), static_cast<unsigned>(cfg.block.z));
-    if (const backend::error_type e = backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
-        e != backend::success) {
-        fail_runtime(r, e, "launching " + launch_text(t, cfg));
-        return;
-    }
-    r.status = launch_status::launched;
-}
-
-// The configuration for planned work, from the cached block choice; the same arithmetic as plan().
-inline bool planned_config(launch_result& r, const launch_target& t, const void* kernel, const work& w, launch_config& cfg) {
-    const device_limits& d = *t.limits;
-    const plan_key key{t.device, kernel, w.options.dynamic_shared, w.options.min_efficient_block, w.one_dimensional};
-    // The block choice does not depend on the grid policy; the grid is computed per launch.
-    // Each thread remembers its last block choice, so repeated launches of one kernel skip even the
-    // shared-lock lookup; entries are never erased, so the pointer stays valid.
-    thread_local plan_key last_key{-1, nullptr, 0, 0, false};
-    thread_local const block_choice* last_choice = nullptr;
-    if (last_choice == nullptr || !(last_key == key)) {
-        last_choice = &block_choice_cache().get(key, [&] {
-            return choose_block(d, t.kernel->resources, w.options, w.one_dimensional ? d.max_block.x : u64_max);
-        });
-        last_key = key;
-    }
-    const block_choice& c = *last_choice;
-    if (c.threads == 0) {
-        // No block of this kernel can run: report why with the full plan (the slow path is fine here).
-        const launch_plan p = w.one_dimensional ? plan(d, t.kernel->resources, w.extent.x, w.options)
-                                                : plan(d, t.kernel->resources, w.extent, w.options);
-        r.config = p.config();
-        if (p.problems.has_error()) {
-            reject(r, p.problems, t, problems_config(p, d, t.kernel->resources));
-        } else {
-            r.status = launch_status::rejected;
-            r.message = "wavefit found no block size with which " + t.kernel->name + " can run on " + device_text(d);
-        }
-        return false;
-    }
-    const std::uint64_t elements = w.extent.volume();
-    if (elements == 0) {
-        r.status = launch_status::nothing_to_launch;
-        // The block plan() reports for no work: an extent's is shaped like a non-empty one's.
-        const dims block = w.one_dimensional ? dims{c.threads} : detail::shape_block(d, c.threads, w.extent);
-        r.config = launch_config{dims{0}, block, w.options.dynamic_shared};
-        return false;
-    }
-    const std::uint64_t threads = block_for_work(d, c, elements, w.options);
-    grid_clamp clamp = grid_clamp::none;
-    if (w.one_dimensional) {
-        cfg = launch_config{dims{grid_for_elements(d, c, threads, w.extent.x, w.options, clamp)}, dims{threads},
-                            w.options.dynamic_shared};
-    } else {
-        const dims block = shape_block(d, threads, w.extent);
-        dims grid{1, 1, 1};
-        grid.x = grid_for_extent(d, 0, w.extent.x, block.x, clamp);
-        grid.y = grid_for_extent(d, 1, w.extent.y, block.y, clamp);
-        grid.z = grid_for_extent(d, 2, w.extent.z, block.z, clamp);
-        cfg = launch_config{grid, block, w.options.dynamic_shared};
-    }
-    return true;
+// The entry for `key`: the device's limits, the kernel's state and, for planned work, its recipe.
+// Kernel attributes are per device, so they are read with the launch's device current.
+inline launch_entry make_entry(const launch_key& key, const launch_device& where, backend::stream_type stream, const work* w) {
+    launch_entry e;
+    e.device = key.device;
+    e.limits = &cached_device_limits(key.device);
+    const backend::device_guard on_device(where.device, where.current, !where.is_current());
+    if (on_device.error() != backend::success) throw query_exception{{on_device.error(), "making the stream's device current"}};
+    e.kernel = &cached_kernel_state(key.device, key.kernel, stream, *e.limits);
+    if (w != nullptr) e.recipe = planned_recipe(*e.limits, e.kernel->resources, *w);
+    return e;
 }
 
 inline void out_of_memory(launch_result& r) noexcept {
     r.status = launch_status::runtime_failed;
     r.runtime_code = 0;
     r.message.clear();  // nothing more can be allocated; the status says what happened
+}
+
+// The entry of a launch, or nullptr with `r` saying why (a failed runtime query).
+inline const launch_entry* resolve(const launch_key& key, const launch_device& where, backend::stream_type stream,
+                                   const work* w, launch_result& r) noexcept {
+    try {
+        return &launch_cache::get(key, [&] { return make_entry(key, where, stream, w); });
+    } catch (const query_exception& q) {
+        fail_runtime(r, q.failure.code, std::string(q.failure.what) + " on device " + std::to_string(key.device));
+        r.device = "device " + std::to_string(key.device);
+    } catch (const std::bad_alloc&) {
+        out_of_memory(r);
+    }
+    return nullptr;
+}
+
+// The failing launch's own names, for the result and the exception: no runtime query needed.
+inline void name_failure(launch_result& r, const launch_entry& e) {
+    r.kernel = e.kernel->name;
+    r.device = device_text(*e.limits);
+}
+
+inline std::string launch_text(const launch_entry& e, const launch_config& cfg) {
+    return e.kernel->name + " with grid " + dims_text(cfg.grid) + ", block " + dims_text(cfg.block) +
+           (cfg.dynamic_shared ? ", " + bytes_text(cfg.dynamic_shared) + " of dynamic shared memory" : std::string()) +
+           " on " + device_text(*e.limits);
+}
+
+inline void reject(launch_result& r, const findings& problems, const launch_entry& e, const launch_config& cfg) {
+    const finding* first = problems.first_error();
+    r.status = launch_status::rejected;
+    r.diagnostic = first->code;
+    const diagnostic d = describe(*first, *e.limits, e.kernel->resources, cfg);
+    r.message = "wavefit rejected launching " + launch_text(e, cfg) + " [" + std::string(to_string(d.code)) + "]: " +
+                d.message + ". Fix: " + d.fix;
+    std::size_t more = 0;
+    for (const finding& f : problems)
+        if (f.severity() == severity::error && &f != first) ++more;
+    if (more > 0) r.message += " (and " + plural(more, "more error") + "; `wavefit check` lists them all)";
+    name_failure(r, e);
+}
+
+// No block of this kernel can run on this device: report why with the full plan (the slow path is fine).
+inline void reject_infeasible(launch_result& r, const launch_entry& e, const work& w) {
+    const launch_plan p = plan_with_recipe(*e.limits, e.kernel->resources, w, e.recipe);
+    r.config = p.config();
+    if (p.problems.has_error()) {
+        reject(r, p.problems, e, problems_config(p, *e.limits, e.kernel->resources));
+        return;
+    }
+    r.status = launch_status::rejected;
+    r.message = "wavefit found no block size with which " + e.kernel->name + " can run on " + device_text(*e.limits);
+    name_failure(r, e);
+}
+
+// CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
+inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
+    kernel_state& k = *e.kernel;
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return true;
+    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_relaxed)) return true;
+    if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(bytes)); err != backend::success) {
+        fail_runtime(r, err, "to raise the dynamic shared memory limit of " + k.name + " to " + bytes_text(bytes));
+        name_failure(r, e);
+        return false;
+    }
+    k.dynamic_shared_limit.store(bytes, std::memory_order_release);
+    return true;
+}
+
+// The runtime refused a launch that relies on the dynamic shared memory opt-in. If the program
+// lowered the kernel's max-dynamic-shared-memory attribute after wavefit raised it, wavefit's cached
+// limit is stale: it is re-read, raised again once, and the launch retried. Returns the retry's
+// error (success when it worked), or `failed` when the attribute is not the cause; `note` says what
+// was found, for the message.
+inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel, const launch_config& cfg,
+                                                     const dim3& grid, const dim3& block, void** args,
+                                                     backend::stream_type stream, backend::error_type failed,
+                                                     std::string& note) {
+    kernel_state& k = *e.kernel;
+    kernel_resources now{};
+    std::uint64_t current_limit = 0;
+    (void)backend::take_last_error();
+    if (backend::read_kernel_resources(now, current_limit, kernel) != backend::success) {
+        (void)backend::take_last_error();
+        return failed;
+    }
+    if (current_limit >= cfg.dynamic_shared) return failed;
+    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
+    note = "; the kernel's max-dynamic-shared-memory attribute read " + bytes_text(current_limit) +
+           ", below the " + bytes_text(cfg.dynamic_shared) + " wavefit had raised it to: it was changed outside wavefit";
+    k.dynamic_shared_limit.store(current_limit, std::memory_order_release);
+    if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(cfg.dynamic_shared));
+        err != backend::success) {
+        note += ", and raising it again failed (" + runtime_error_text(err) + ")";
+        (void)backend::take_last_error();
+        return failed;
+    }
+    k.dynamic_shared_limit.store(cfg.dynamic_shared, std::memory_order_release);
+    const backend::error_type retried = backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    if (retried != backend::success)
+        note += "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
+                "or above the largest dynamic shared memory you launch with, or let wavefit::launch manage it";
+    return retried;
+}
+
+// Validate, opt in if needed, launch, check. `args` are the packed kernel arguments.
+inline void validated_launch(launch_result& r, const launch_entry& e, const launch_device& where, const void* kernel,
+                             const launch_config& cfg, void** args, backend::stream_type stream) {
+    r.config = cfg;
+    if (has_launch_errors(*e.limits, e.kernel->resources, cfg, e.kernel->register_bound)) {
+        reject(r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg);
+        return;
+    }
+    // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
+    const backend::device_guard on_device(where.device, where.current, !where.is_current());
+    if (on_device.error() != backend::success) {
+        fail_runtime(r, on_device.error(), "to make device " + std::to_string(where.device) + " (the stream's) current");
+        name_failure(r, e);
+        return;
+    }
+    if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
+    // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
+    const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
+    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y), static_cast<unsigned>(cfg.block.z));
+    backend::error_type err = backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    std::string note;
+    if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
+        err = retry_after_stale_opt_in(e, kernel, cfg, grid, block, args, stream, err, note);
+    if (err != backend::success) {
+        fail_runtime(r, err, "launching " + launch_text(e, cfg));
+        r.message += note;
+        name_failure(r, e);
+        return;
+    }
+    r.status = launch_status::launched;
 }
 
 template <class Kernel>
@@ -236,26 +275,40 @@ launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, ba
     r.config = cfg;
     try {
         detail::packed_arguments<Params...> packed(std::forward<Args>(args)...);
-        detail::launch_target t;
-        if (!detail::resolve_target(detail::kernel_address(kernel), stream, t, r)) return r;
-        detail::validated_launch(r, t, detail::kernel_address(kernel), cfg, packed.addresses(), stream);
+        detail::launch_device where;
+        if (!detail::find_launch_device(stream, where, r)) return r;
+        const void* address = detail::kernel_address(kernel);
+        const detail::launch_entry* e = detail::resolve(detail::key_for(where.device, address), where, stream, nullptr, r);
+        if (e == nullptr) return r;
+        detail::validated_launch(r, *e, where, address, cfg, packed.addresses(), stream);
     } catch (const std::bad_alloc&) {
         detail::out_of_memory(r);
     }
     return r;
 }
 
-// Launches `kernel` over planned work (element count or extent).
+// Launches `kernel` over planned work: an element count, an extent or one block per unit.
 template <class... Params, class... Args>
 launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) noexcept {
     launch_result r;
     try {
         detail::packed_arguments<Params...> packed(std::forward<Args>(args)...);
-        detail::launch_target t;
-        if (!detail::resolve_target(detail::kernel_address(kernel), stream, t, r)) return r;
-        launch_config cfg{dims{0}, dims{0}};
-        if (!detail::planned_config(r, t, detail::kernel_address(kernel), w, cfg)) return r;
-        detail::validated_launch(r, t, detail::kernel_address(kernel), cfg, packed.addresses(), stream);
+        detail::launch_device where;
+        if (!detail::find_launch_device(stream, where, r)) return r;
+        const void* address = detail::kernel_address(kernel);
+        const detail::launch_entry* e = detail::resolve(detail::key_for(where.device, address, w), where, stream, &w, r);
+        if (e == nullptr) return r;
+        if (e->recipe.threads == 0) {
+            detail::reject_infeasible(r, *e, w);
+            return r;
+        }
+        const detail::configured_launch cl = detail::configure(*e->limits, e->recipe, w);
+        if (cl.empty) {
+            r.status = launch_status::nothing_to_launch;
+            r.config = cl.config;
+            return r;
+        }
+        detail::validated_launch(r, *e, where, address, cl.config, packed.addresses(), stream);
     } catch (const std::bad_alloc&) {
         detail::out_of_memory(r);
     }
@@ -276,46 +329,40 @@ launch_result try_launch(void (*kernel)(Params...), const dims& extent, backend:
     return try_launch(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 
-namespace detail {
-
-template <class... Params>
-[[noreturn]] void throw_launch_error(void (*kernel)(Params...), const launch_result& r) {
-    std::string kernel_name, device;
-    int current = 0;
-    if (backend::current_device(current) == backend::success) {
-        if (const device_limits* d = device_limits_cache().find(current)) device = device_text(*d);
-        if (const auto* state = kernel_cache().find(kernel_key{current, kernel_address(kernel)})) kernel_name = (*state)->name;
-    }
-    throw launch_error(r, kernel_name, device);
-}
-
-}  // namespace detail
-
 // The throwing forms: the same as try_launch, raising wavefit::launch_error on failure. A launch
 // with nothing to do (0 elements) is not a failure.
 template <class Kernel, class Shape, class... Args>
 void launch(Kernel* kernel, const Shape& shape, backend::stream_type stream, Args&&... args) {
     const launch_result r = try_launch(kernel, shape, stream, std::forward<Args>(args)...);
-    if (!r.ok()) detail::throw_launch_error(kernel, r);
+    if (!r.ok()) throw launch_error(r);
 }
 
-// Plans and occupancy for a real kernel on the current device (from its cached attributes).
+// The attributes of a real kernel on the current device (read once and cached).
 template <class... Params>
 const kernel_resources& kernel_resources_for(void (*kernel)(Params...)) {
     launch_result r;
-    detail::launch_target t;
-    if (!detail::resolve_target(detail::kernel_address(kernel), nullptr, t, r)) detail::throw_launch_error(kernel, r);
-    return t.kernel->resources;
+    detail::launch_device where;
+    if (!detail::find_launch_device(nullptr, where, r)) throw launch_error(r);
+    const detail::launch_entry* e =
+        detail::resolve(detail::key_for(where.device, detail::kernel_address(kernel)), where, nullptr, nullptr, r);
+    if (e == nullptr) throw launch_error(r);
+    return e->kernel->resources;
+}
+
+// Plans and occupancy for a real kernel on the current device.
+template <class... Params>
+launch_plan plan(void (*kernel)(Params...), const work& w) {
+    return plan(current_device_limits(), kernel_resources_for(kernel), w);
 }
 
 template <class... Params>
 launch_plan plan(void (*kernel)(Params...), std::uint64_t elements, const plan_options& options = {}) {
-    return plan(current_device_limits(), kernel_resources_for(kernel), elements, options);
+    return plan(kernel, work::elements(elements, options));
 }
 
 template <class... Params>
 launch_plan plan(void (*kernel)(Params...), const dims& extent, const plan_options& options = {}) {
-    return plan(current_device_limits(), kernel_resources_for(kernel), extent, options);
+    return plan(kernel, work::over(extent, options));
 }
 
 template <class... Params>

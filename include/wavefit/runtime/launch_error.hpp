@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
-// What a failed launch reports: the runtime's error code (0 when wavefit rejected the launch before
-// calling the runtime), the diagnostic code when wavefit found the problem, the kernel, the device
-// and a message that names the limit, the value and the fix. try_launch returns the same facts as
-// a value for code that does not use exceptions.
+// What a launch reports: its status, the runtime's error code (0 when wavefit rejected the launch
+// before calling the runtime), the diagnostic code when wavefit found the problem, the configuration,
+// and on failure the kernel, the device and a message that names the limit, the value and the fix.
+// try_launch returns these facts as a launch_result; launch throws them as a launch_error.
 #pragma once
 
 #include <cstdint>    // std::uint8_t
 #include <optional>   // the diagnostic code, when there is one
 #include <stdexcept>  // std::runtime_error
 #include <string>     // message parts
-#include <utility>    // std::move
 
 #include "../diagnostic.hpp"
 #include "../launch_config.hpp"
@@ -17,18 +16,34 @@
 namespace wavefit {
 
 enum class launch_status : std::uint8_t {
+    not_attempted,      // a result nobody filled in: what launch_result{} holds, never success
     launched,           // the runtime accepted the launch
     nothing_to_launch,  // 0 elements: no launch is needed, none was made
     rejected,           // wavefit found an error before calling the runtime; no runtime state changed
     runtime_failed,     // the runtime (or a query wavefit needed) returned an error
 };
 
+constexpr const char* to_string(launch_status s) noexcept {
+    switch (s) {
+        case launch_status::not_attempted: return "not_attempted";
+        case launch_status::launched: return "launched";
+        case launch_status::nothing_to_launch: return "nothing_to_launch";
+        case launch_status::rejected: return "rejected";
+        case launch_status::runtime_failed: return "runtime_failed";
+    }
+    return "unknown";
+}
+
 struct launch_result {
-    launch_status status = launch_status::launched;
+    launch_status status = launch_status::not_attempted;
     int runtime_code = 0;                        // hipError_t / cudaError_t value; 0 unless runtime_failed
     std::optional<diagnostic_code> diagnostic;  // set when rejected
     launch_config config{dims{0}, dims{0}};      // what was (or would have been) launched
-    std::string message;                         // empty on success: built only on failure
+    // Set on failure only (nothing is allocated on success): the failing call's own names, so that
+    // reporting the failure needs no further runtime query.
+    std::string message;  // the limit, the value, the device and the fix
+    std::string kernel;   // demangled kernel name, empty where the failure came before the kernel was known
+    std::string device;   // "NVIDIA H200 (sm_90)", or "device 3" where the device could not be read
 
     constexpr bool ok() const noexcept {
         return status == launch_status::launched || status == launch_status::nothing_to_launch;
@@ -38,14 +53,14 @@ struct launch_result {
 
 class launch_error : public std::runtime_error {
 public:
-    launch_error(const launch_result& result, std::string kernel, std::string device)
-        : std::runtime_error(result.message),
+    explicit launch_error(const launch_result& result)
+        : std::runtime_error(result.message.empty() ? std::string("wavefit: launch ") + to_string(result.status) : result.message),
           status_(result.status),
           runtime_code_(result.runtime_code),
           diagnostic_(result.diagnostic),
           config_(result.config),
-          kernel_(std::move(kernel)),
-          device_(std::move(device)) {}
+          kernel_(result.kernel),
+          device_(result.device) {}
 
     launch_status status() const noexcept { return status_; }
     int runtime_code() const noexcept { return runtime_code_; }
