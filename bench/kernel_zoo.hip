@@ -28,8 +28,8 @@
 #include <string>     // names
 #include <vector>     // lists
 
-#include "device_context.hpp"
-#include "gpu_runtime.hpp"
+#include "benchmark_context.hpp"
+#include "gpu_support/gpu_support.hpp"
 #include "zoo/cases.hpp"
 #include "zoo/strategies.hpp"
 
@@ -98,7 +98,7 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
             r.grid = cover_grid(c, r.block);
             if (s.factor != 0) {
                 const int active = c.launch.max_active_blocks(static_cast<int>(s.block));
-                if (active <= 0) throw gpu::gpu_failure("no block of " + std::to_string(s.block) + " threads fits an SM/CU");
+                if (active <= 0) throw gpu::failure("no block of " + std::to_string(s.block) + " threads fits an SM/CU");
                 const std::uint64_t saturated = std::uint64_t{s.factor} * static_cast<std::uint64_t>(active) *
                                                 static_cast<std::uint64_t>(facts.compute_units);
                 if (saturated < r.grid) r.grid = saturated;
@@ -123,7 +123,7 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
         case strategy_kind::device_copy:
             break;
     }
-    if (r.grid == 0 || r.grid > 0x7fffffffu) throw gpu::gpu_failure("grid of " + std::to_string(r.grid) + " blocks");
+    if (r.grid == 0 || r.grid > 0x7fffffffu) throw gpu::failure("grid of " + std::to_string(r.grid) + " blocks");
     const dim3 grid(static_cast<unsigned>(r.grid));
     const dim3 block(static_cast<unsigned>(r.block));
     r.go = [&c, grid, block] { c.launch.raw(grid, block, stream); };
@@ -144,7 +144,7 @@ void run_case(benchmark::State& state, zoo_case& c, const strategy& s, const voi
         const resolved_launch r = resolve(c, s);
         for (int i = 0; i < warmup_launches; ++i) r.go();
         gpu::check_last_launch("the warm-up launches");
-        gpu::synchronize(stream);
+        gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         const int launches = c.launches_per_iteration;
         for (auto _ : state) {
             events->start(stream);
@@ -384,7 +384,7 @@ bool parse_options(int argc, char** argv, zoo_options& o) {
         } else if (a == "--zoo_self_test_only") {
             o.self_test_only = true;
         } else {
-            std::fprintf(stderr, "wavefit_bench_zoo: unknown argument '%s' (see the top of bench/kernel_zoo.cu)\n", a.c_str());
+            std::fprintf(stderr, "wavefit_bench_zoo: unknown argument '%s' (see the top of bench/kernel_zoo.hip)\n", a.c_str());
             return false;
         }
     }
@@ -393,19 +393,19 @@ bool parse_options(int argc, char** argv, zoo_options& o) {
 
 void allocate_buffers() {
     buffers.bytes = stream_large * sizeof(double);
-    buffers.a = gpu::allocate(buffers.bytes);
-    buffers.b = gpu::allocate(buffers.bytes);
-    buffers.c = gpu::allocate(buffers.bytes);
-    buffers.slots = static_cast<double*>(gpu::allocate(2 * sizeof(double)));
+    buffers.a = gpu::allocate_bytes(buffers.bytes);
+    buffers.b = gpu::allocate_bytes(buffers.bytes);
+    buffers.c = gpu::allocate_bytes(buffers.bytes);
+    buffers.slots = static_cast<double*>(gpu::allocate_bytes(2 * sizeof(double)));
     buffers.counter = std::make_shared<device_counter>();
 }
 
 void release_buffers() {
     cases.clear();
-    gpu::release(buffers.a);
-    gpu::release(buffers.b);
-    gpu::release(buffers.c);
-    gpu::release(buffers.slots);
+    (void)gpu::release(buffers.a);
+    (void)gpu::release(buffers.b);
+    (void)gpu::release(buffers.c);
+    (void)gpu::release(buffers.slots);
     buffers.counter.reset();
 }
 
@@ -414,7 +414,7 @@ void warm_up_device() {
     zoo_case c = memcpy_case(stream_large, buffers);
     c.prepare(stream);
     for (int i = 0; i < 200; ++i) c.copy(stream);
-    gpu::synchronize(stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
 }
 
 int run(int argc, char** argv) {
@@ -423,7 +423,7 @@ int run(int argc, char** argv) {
     zoo_options options;
     if (!parse_options(argc, argv, options)) return 2;
 
-    stream = gpu::create_stream();
+    gpu::check(gpu::create_stream(stream, true), "creating a stream");
     events = std::make_unique<gpu::event_pair>();
     facts = read_device_facts();
     add_context(facts, command);

@@ -24,8 +24,8 @@
 #include <utility>    // std::integer_sequence
 #include <vector>     // samples
 
-#include "device_context.hpp"
-#include "gpu_runtime.hpp"
+#include "benchmark_context.hpp"
+#include "gpu_support/gpu_support.hpp"
 
 namespace {
 
@@ -49,7 +49,7 @@ constexpr std::uint64_t cold_elements = 32;  // one wave: the plan launches {1} 
 
 template <int N>
 void raw_cold_launch(gpu::stream_t s) {
-    WAVEFIT_BENCH_RAW_LAUNCH(cold_kernel<N>, dim3(1), dim3(32), 0, s, static_cast<int*>(nullptr));
+    GPU_RAW_LAUNCH(cold_kernel<N>, dim3(1), dim3(32), 0, s, static_cast<int*>(nullptr));
 }
 
 using cold_kernel_fn = void (*)(int*);
@@ -96,7 +96,7 @@ subject small_subject{"small", 4096};
 template <form F>
 void launch_empty(const subject& s) {
     if constexpr (F == form::raw) {
-        WAVEFIT_BENCH_RAW_LAUNCH_NO_ARGS(empty_kernel, s.grid, s.block, 0, stream);
+        GPU_RAW_LAUNCH_NO_ARGS(empty_kernel, s.grid, s.block, 0, stream);
     } else if constexpr (F == form::wavefit_config) {
         wavefit::launch(empty_kernel, s.config, stream);
     } else {
@@ -108,7 +108,7 @@ template <form F>
 void launch_small(const subject& s) {
     constexpr float a = 0.5f;
     if constexpr (F == form::raw) {
-        WAVEFIT_BENCH_RAW_LAUNCH(small_kernel, s.grid, s.block, 0, stream, small_y, small_x, a, s.elements);
+        GPU_RAW_LAUNCH(small_kernel, s.grid, s.block, 0, stream, small_y, small_x, a, s.elements);
     } else if constexpr (F == form::wavefit_config) {
         wavefit::launch(small_kernel, s.config, stream, small_y, static_cast<const float*>(small_x), a, s.elements);
     } else {
@@ -146,13 +146,13 @@ template <template <form> class Launch, form F>
 void bm_enqueue(benchmark::State& state) {
     guarded(state, [&] {
         Launch<F>::go();
-        gpu::synchronize(stream);
+        gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         double host_seconds = 0.0;
         for (auto _ : state) {
             const auto t0 = host_clock::now();
             for (int i = 0; i < enqueue_batch; ++i) Launch<F>::go();
             const double enqueue = seconds_since(t0);
-            gpu::synchronize(stream);
+            gpu::check(gpu::synchronize(stream), "synchronizing the stream");
             host_seconds += enqueue;
         }
         const double launches = static_cast<double>(state.iterations()) * enqueue_batch;
@@ -166,10 +166,10 @@ template <template <form> class Launch, form F>
 void bm_latency(benchmark::State& state) {
     guarded(state, [&] {
         Launch<F>::go();
-        gpu::synchronize(stream);
+        gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         for (auto _ : state) {
             Launch<F>::go();
-            gpu::synchronize(stream);
+            gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         }
         state.SetItemsProcessed(state.iterations());
     });
@@ -185,14 +185,14 @@ void bm_paired(benchmark::State& state) {
     guarded(state, [&] {
         Launch<form::raw>::go();
         Launch<F>::go();
-        gpu::synchronize(stream);
+        gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         double raw_seconds = 0.0;
         double wavefit_seconds = 0.0;
         const auto batch = [&](auto launch) {
             const auto t0 = host_clock::now();
             for (int i = 0; i < paired_batch; ++i) {
                 launch();
-                if constexpr (Synchronize) gpu::synchronize(stream);
+                if constexpr (Synchronize) gpu::check(gpu::synchronize(stream), "synchronizing the stream");
             }
             return seconds_since(t0);
         };
@@ -206,7 +206,7 @@ void bm_paired(benchmark::State& state) {
                     raw_seconds += batch([] { Launch<form::raw>::go(); });
                 }
             }
-            gpu::synchronize(stream);
+            gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         }
         const double per_form = static_cast<double>(state.iterations()) * paired_rounds * paired_batch;
         state.counters["raw_us"] = raw_seconds / per_form * 1e6;
@@ -272,7 +272,7 @@ void bm_first(benchmark::State& state) {
                     wavefit::launch(cold_elements_pool[i], cold_elements, stream, nullptr);
                 }
                 enqueue.push_back(seconds_since(t0));
-                gpu::synchronize(stream);
+                gpu::check(gpu::synchronize(stream), "synchronizing the stream");
                 latency.push_back(seconds_since(t0));
             }
             state.SetIterationTime(median(latency));
@@ -294,27 +294,20 @@ void measure_first_in_process() {
     auto t0 = host_clock::now();
     raw_cold_launch<process_raw_index>(stream);
     first_in_process.raw_enqueue = seconds_since(t0);
-    gpu::synchronize(stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
     first_in_process.raw_latency = seconds_since(t0);
     gpu::check_last_launch("the first raw launch");
 
     t0 = host_clock::now();
     wavefit::launch(cold_kernel<process_wavefit_index>, cold_elements, stream, nullptr);
     first_in_process.wavefit_enqueue = seconds_since(t0);
-    gpu::synchronize(stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
     first_in_process.wavefit_latency = seconds_since(t0);
 
     int device = 0;
     t0 = host_clock::now();
-#if defined(WAVEFIT_BENCH_HIP)
-    hipDeviceProp_t p{};
-    gpu::check(hipGetDevice(&device), "hipGetDevice");
-    gpu::check(hipGetDeviceProperties(&p, device), "hipGetDeviceProperties");
-#else
-    cudaDeviceProp p{};
-    gpu::check(cudaGetDevice(&device), "cudaGetDevice");
-    gpu::check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties");
-#endif
+    gpu::check(gpu::current_device(device), "reading the current device");
+    benchmark::DoNotOptimize(gpu::device_name(device));  // the properties query
     first_in_process.device_properties = seconds_since(t0);
     first_in_process.measured = true;
 }
@@ -369,22 +362,22 @@ int run(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
     // The context and the module exist before anything is timed; wavefit is not touched yet.
-    gpu::device_synchronize();
-    stream = gpu::create_stream();
-    WAVEFIT_BENCH_RAW_LAUNCH_NO_ARGS(empty_kernel, dim3(1), dim3(32), 0, stream);
-    gpu::synchronize(stream);
+    gpu::check(gpu::synchronize(), "synchronizing the device");
+    gpu::check(gpu::create_stream(stream, true), "creating a stream");
+    GPU_RAW_LAUNCH_NO_ARGS(empty_kernel, dim3(1), dim3(32), 0, stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
     gpu::check_last_launch("the warm-up launch");
     const device_facts facts = read_device_facts();
     add_context(facts, command);
     measure_first_in_process();
 
-    small_x = static_cast<float*>(gpu::allocate(small_subject.elements * sizeof(float)));
-    small_y = static_cast<float*>(gpu::allocate(small_subject.elements * sizeof(float)));
-    gpu::zero_async(small_x, small_subject.elements * sizeof(float), stream);
-    gpu::zero_async(small_y, small_subject.elements * sizeof(float), stream);
+    small_x = static_cast<float*>(gpu::allocate_bytes(small_subject.elements * sizeof(float)));
+    small_y = static_cast<float*>(gpu::allocate_bytes(small_subject.elements * sizeof(float)));
+    gpu::check(gpu::zero_async(small_x, small_subject.elements * sizeof(float), stream), "clearing device memory");
+    gpu::check(gpu::zero_async(small_y, small_subject.elements * sizeof(float), stream), "clearing device memory");
     plan_subject(empty_subject, wavefit::plan(empty_kernel, empty_subject.elements));
     plan_subject(small_subject, wavefit::plan(small_kernel, small_subject.elements));
-    gpu::synchronize(stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
 
     // Cold kernels first: the order below is the order of the run.
     benchmark::RegisterBenchmark("launch_first/wavefit_process/cold", bm_first_in_process)
@@ -409,10 +402,10 @@ int run(int argc, char** argv) {
     benchmark::RegisterBenchmark("host_cost/validate_cached", [](benchmark::State& state) {
         const wavefit::device_limits& d = wavefit::current_device_limits();
         const wavefit::kernel_resources& k = wavefit::kernel_resources_for(small_kernel);
-        const std::uint64_t bound = wavefit::register_bound_threads(d, k);
+        const std::uint64_t bound = wavefit::detail::register_bound_threads(d, k);
         std::uint64_t grid = 1;
         for (auto _ : state) {
-            const bool bad = wavefit::has_launch_errors(d, k, wavefit::launch_config{wavefit::dims{grid}, wavefit::dims{256}}, bound);
+            const bool bad = wavefit::detail::has_launch_errors(d, k, wavefit::launch_config{wavefit::dims{grid}, wavefit::dims{256}}, bound);
             benchmark::DoNotOptimize(bad);
             grid = grid % 4096 + 1;
         }
@@ -423,18 +416,24 @@ int run(int argc, char** argv) {
     benchmark::RegisterBenchmark("host_cost/occupancy_max_active_blocks", [](benchmark::State& state) {
         int block = 32;
         for (auto _ : state) {
-            benchmark::DoNotOptimize(gpu::max_active_blocks(small_kernel, block, 0));
+            int blocks = 0;
+            benchmark::DoNotOptimize(gpu::occupancy_blocks(blocks, reinterpret_cast<const void*>(small_kernel), block, 0));
+            benchmark::DoNotOptimize(blocks);
             block = block % 1024 + 32;
         }
     });
     benchmark::RegisterBenchmark("host_cost/occupancy_max_potential_block_size", [](benchmark::State& state) {
-        for (auto _ : state) benchmark::DoNotOptimize(gpu::suggested_block(small_kernel, 0));
+        for (auto _ : state) {
+            int block = 0;
+            benchmark::DoNotOptimize(gpu::suggested_block(block, small_kernel, 0));
+            benchmark::DoNotOptimize(block);
+        }
     });
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    gpu::release(small_x);
-    gpu::release(small_y);
+    (void)gpu::release(small_x);
+    (void)gpu::release(small_y);
     return 0;
 }
 

@@ -9,7 +9,7 @@
 #
 #   bench/run_h200.sh BUILD_DIR OUT_DIR [--quick]
 #
-# BUILD_DIR holds a CUDA build (-DWAVEFIT_GPU_LANGUAGE=CUDA) with bench/wavefit_bench_launch and
+# BUILD_DIR holds a CUDA build (-DWAVEFIT_GPU=CUDA) with bench/wavefit_bench_launch and
 # bench/wavefit_bench_zoo; when they are missing, the script configures and builds them there
 # (Release, sm_90, Google Benchmark from the staged .devdeps prefix when there is one).
 # --quick: coarse sweep, no variants, one repetition: a smoke test of a minute or so.
@@ -41,7 +41,7 @@ if [ ! -x "$launch_bin" ] || [ ! -x "$zoo_bin" ]; then
   nvcc_path=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   prefix=()
   [ -d "$deps" ] && prefix=(-DCMAKE_PREFIX_PATH="$deps")
-  if ! { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWAVEFIT_GPU_LANGUAGE=CUDA \
+  if ! { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWAVEFIT_GPU=CUDA \
            -DCMAKE_CUDA_COMPILER="$nvcc_path" -DCMAKE_CUDA_ARCHITECTURES=90 \
            -DWAVEFIT_BUILD_TESTS=OFF -DWAVEFIT_BUILD_TOOLS=OFF "${prefix[@]}" &&
          cmake --build "$build" -j "$(nproc)" --target wavefit_bench_launch wavefit_bench_zoo; } >"$out/build.log" 2>&1; then

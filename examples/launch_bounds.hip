@@ -3,7 +3,7 @@
 // sizes the block within it; an explicit 512-thread launch is rejected with
 // block_exceeds_kernel_max_threads before the runtime is called (HIP would fail it with
 // hipErrorLaunchFailure and only a log line; CUDA with an error code and no word about the bound).
-#include "example_runtime.hpp"
+#include "example_support.hpp"
 
 #include <cstdint>  // sizes
 #include <vector>   // results
@@ -33,11 +33,10 @@ int main() {
     std::printf("  add_one: the runtime reports a bound of %u threads per block\n", k.max_threads_per_block);
     as_intended &= k.max_threads_per_block == 256;
 
-    int* values = nullptr;
-    HIP_CHECK(hipMalloc(&values, n * sizeof(int)));
-    HIP_CHECK(hipMemset(values, 0, n * sizeof(int)));
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreate(&stream));
+    int* values = static_cast<int*>(gpu::allocate_bytes(n * sizeof(int)));
+    gpu::check(gpu::fill_bytes(values, 0, n * sizeof(int)), "filling device memory");
+    gpu::stream_t stream = nullptr;
+    gpu::check(gpu::create_stream(stream), "creating a stream");
 
     // Sized by wavefit: the block comes from the device and the kernel's bound.
     const launch_config planned = plan(add_one, n).config();
@@ -48,21 +47,21 @@ int main() {
 
     // Sized by hand: rejected, and the runtime never saw it (no error pending afterwards).
     const launch_result r = try_launch(add_one, launch_config{dims{n / 512}, dims{512}}, stream, values, n);
-    const hipError_t pending = hipGetLastError();
-    std::printf("  block 512: %s\n  the runtime's last error afterwards: %s\n", r.message.c_str(), hipGetErrorName(pending));
+    const gpu::error_t pending = gpu::take_last_error();
+    std::printf("  block 512: %s\n  the runtime's last error afterwards: %s\n", r.message.c_str(), gpu::error_name(pending));
     as_intended &= r.status == launch_status::rejected && r.diagnostic == diagnostic_code::block_exceeds_kernel_max_threads &&
-                   r.runtime_code == 0 && pending == hipSuccess;
+                   r.runtime_code == 0 && pending == gpu::success;
 
-    HIP_CHECK(hipStreamSynchronize(stream));
+    gpu::check(gpu::synchronize(stream), "running the kernels");
     std::vector<int> result(n);
-    HIP_CHECK(hipMemcpy(result.data(), values, n * sizeof(int), hipMemcpyDeviceToHost));
+    gpu::check(gpu::to_host(result.data(), values, n * sizeof(int)), "copying to the host");
     std::uint64_t wrong = 0;
     for (const int v : result) wrong += v != 1;
     std::printf("  %llu of %llu values wrong (each must be incremented exactly once)\n", static_cast<unsigned long long>(wrong),
                 static_cast<unsigned long long>(n));
     as_intended &= wrong == 0;
 
-    HIP_CHECK(hipStreamDestroy(stream));
-    HIP_CHECK(hipFree(values));
+    gpu::check(gpu::destroy_stream(stream), "destroying the stream");
+    gpu::check(gpu::release(values), "freeing device memory");
     return finish(as_intended);
 }

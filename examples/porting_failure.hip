@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The classic port. A CUDA kernel moves to HIP with its launch unchanged:
 //
-//     hipLaunchKernelGGL(scale, dim3(n / 512), dim3(512), 0, stream, x, n, a);
+//     GPU_RAW_LAUNCH(scale, dim3(n / 512), dim3(512), 0, stream, x, n, a);
 //
 // On the way the kernel got __launch_bounds__(256), and the data grew past 2^32 elements. This shows
 //   1. what wavefit::check says about that launch on an MI300X (a preset: no GPU needed),
 //   2. what wavefit::launch(scale, n, stream, ...) does there instead (wavefit::plan),
 //   3. on the GPU at hand: the raw launch fails with the runtime's error, wavefit rejects the same
 //      configuration before calling the runtime, and wavefit::launch(scale, n, ...) just works.
-#include "example_runtime.hpp"
+#include "example_support.hpp"
 
 #include <cstdint>  // 64-bit sizes
 #include <vector>   // host data
@@ -27,12 +27,12 @@ int main() {
     kernel_resources bound_256{};
     bound_256.max_threads_per_block = 256;
     const launch_config ported{dims{big / 512}, dims{512}};
-    std::printf("hipLaunchKernelGGL(scale, dim3(%llu), dim3(512), ...) over 2^33 elements on an MI300X:\n",
+    std::printf("GPU_RAW_LAUNCH(scale, dim3(%llu), dim3(512), ...) over 2^33 elements on an MI300X:\n",
                 static_cast<unsigned long long>(big / 512));
     const std::vector<diagnostic> found = check(presets::mi300x, bound_256, ported);
     print_diagnostics(found);
     const findings problems = find_problems(presets::mi300x, bound_256, ported);
-    as_intended &= !is_valid(found) && problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
+    as_intended &= !is_launchable(presets::mi300x, bound_256, ported) && problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
                    problems.contains(diagnostic_code::work_items_exceed_dispatch_limit);
 
     // 2. What wavefit::launch(scale, n, stream, ...) launches there: a block within the bound, a grid
@@ -44,19 +44,18 @@ int main() {
     // 3. The same on a real GPU, over 2^24 elements.
     if (!gpu_available()) return finish(as_intended);
     const std::uint64_t n = std::uint64_t{1} << 24;
-    float* x = nullptr;
-    HIP_CHECK(hipMalloc(&x, n * sizeof(float)));
+    float* x = static_cast<float*>(gpu::allocate_bytes(n * sizeof(float)));
     const std::vector<float> ones(n, 1.0f);
-    HIP_CHECK(hipMemcpy(x, ones.data(), n * sizeof(float), hipMemcpyHostToDevice));
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreate(&stream));
+    gpu::check(gpu::to_device(x, ones.data(), n * sizeof(float)), "copying to the device");
+    gpu::stream_t stream = nullptr;
+    gpu::check(gpu::create_stream(stream), "creating a stream");
 
-    hipLaunchKernelGGL(scale, dim3(static_cast<unsigned>(n / 512)), dim3(512), 0, stream, x, n, 2.0f);
-    hipError_t raw = hipGetLastError();
-    if (raw == hipSuccess) raw = hipStreamSynchronize(stream);  // some runtimes report it only here
-    std::printf("  the ported launch: %s\n", hipGetErrorName(raw));
-    as_intended &= raw != hipSuccess;
-    (void)hipGetLastError();
+    GPU_RAW_LAUNCH(scale, dim3(static_cast<unsigned>(n / 512)), dim3(512), 0, stream, x, n, 2.0f);
+    gpu::error_t raw = gpu::take_last_error();
+    if (raw == gpu::success) raw = gpu::synchronize(stream);  // some runtimes report it only here
+    std::printf("  the ported launch: %s\n", gpu::error_name(raw));
+    as_intended &= raw != gpu::success;
+    (void)gpu::take_last_error();
 
     const launch_result rejected = try_launch(scale, launch_config{dims{n / 512}, dims{512}}, stream, x, n, 2.0f);
     std::printf("  wavefit::try_launch with the same configuration: %s\n", rejected.message.c_str());
@@ -65,9 +64,9 @@ int main() {
 
     const launch_config used = plan(scale, n).config();
     launch(scale, n, stream, x, n, 2.0f);  // throws wavefit::launch_error if anything were wrong
-    HIP_CHECK(hipStreamSynchronize(stream));
+    gpu::check(gpu::synchronize(stream), "running the kernels");
     std::vector<float> result(n);
-    HIP_CHECK(hipMemcpy(result.data(), x, n * sizeof(float), hipMemcpyDeviceToHost));
+    gpu::check(gpu::to_host(result.data(), x, n * sizeof(float)), "copying to the host");
     std::uint64_t wrong = 0;
     for (const float v : result) wrong += v != 2.0f;
     std::printf("  wavefit::launch(scale, n, stream, ...) used grid %s, block %s: %llu of %llu values wrong\n",
@@ -75,7 +74,7 @@ int main() {
                 static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(n));
     as_intended &= wrong == 0;
 
-    HIP_CHECK(hipStreamDestroy(stream));
-    HIP_CHECK(hipFree(x));
+    gpu::check(gpu::destroy_stream(stream), "destroying the stream");
+    gpu::check(gpu::release(x), "freeing device memory");
     return finish(as_intended);
 }

@@ -4,7 +4,7 @@
 // one thread per element. On AMD the dispatch packet counts at most 2^32-1 work-items per
 // dimension, so on an MI300X one pass of the grid covers 2^32 - 256 elements and the loop does
 // the rest. On a GPU with enough memory (2 x 16 GiB) it runs and checks a sample of the results.
-#include "example_runtime.hpp"
+#include "example_support.hpp"
 
 #include <cstdint>  // 64-bit sizes
 #include <vector>   // sample indices
@@ -35,25 +35,23 @@ int main() {
 
     if (!gpu_available()) return finish(as_intended);
     std::size_t free_bytes = 0, total_bytes = 0;
-    HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
+    gpu::check(gpu::memory_info(free_bytes, total_bytes), "reading the free memory");
     if (free_bytes < 2 * n * sizeof(float) + (std::uint64_t{1} << 30)) {
         n = (std::uint64_t{1} << 28) + 4099;  // still grid-strides where the plan clamps, but stays below 2^32
         std::printf("  %llu bytes free: too few for 2 x 2^32 floats, running %llu elements instead\n",
                     static_cast<unsigned long long>(free_bytes), static_cast<unsigned long long>(n));
     }
-    float* x = nullptr;
-    float* y = nullptr;
-    HIP_CHECK(hipMalloc(&x, n * sizeof(float)));
-    HIP_CHECK(hipMalloc(&y, n * sizeof(float)));
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreate(&stream));
+    float* x = static_cast<float*>(gpu::allocate_bytes(n * sizeof(float)));
+    float* y = static_cast<float*>(gpu::allocate_bytes(n * sizeof(float)));
+    gpu::stream_t stream = nullptr;
+    gpu::check(gpu::create_stream(stream), "creating a stream");
 
     const launch_plan here = plan(saxpy, n);
     std::printf("  saxpy over %llu elements here: %s\n", static_cast<unsigned long long>(n),
                 plan_reason(here, current_device_limits(), kernel_resources_for(saxpy)).c_str());
     launch(fill_inputs, n, stream, x, y, n);
     launch(saxpy, n, stream, a, x, y, n);  // x is a float*, the kernel takes const float*: allowed
-    HIP_CHECK(hipStreamSynchronize(stream));
+    gpu::check(gpu::synchronize(stream), "running the kernels");
 
     // A sample: both ends, both sides of 2^31 and 2^32, and a spread of others.
     std::vector<std::uint64_t> sample{0, 1, 999, n - 1};
@@ -63,7 +61,7 @@ int main() {
     std::uint64_t wrong = 0;
     for (const std::uint64_t i : sample) {
         float got = 0.0f;
-        HIP_CHECK(hipMemcpy(&got, y + i, sizeof(float), hipMemcpyDeviceToHost));
+        gpu::check(gpu::to_host(&got, y + i, sizeof(float)), "copying to the host");
         const float want = a * (static_cast<float>(i % 1000) * 0.5f) + static_cast<float>(i % 7);
         if (got != want && wrong++ < 5)
             std::printf("  y[%llu] = %g, expected %g\n", static_cast<unsigned long long>(i), got, want);
@@ -71,8 +69,8 @@ int main() {
     std::printf("  %llu of %zu sampled results wrong\n", static_cast<unsigned long long>(wrong), sample.size());
     as_intended &= wrong == 0;
 
-    HIP_CHECK(hipStreamDestroy(stream));
-    HIP_CHECK(hipFree(x));
-    HIP_CHECK(hipFree(y));
+    gpu::check(gpu::destroy_stream(stream), "destroying the stream");
+    gpu::check(gpu::release(x), "freeing device memory");
+    gpu::check(gpu::release(y), "freeing device memory");
     return finish(as_intended);
 }

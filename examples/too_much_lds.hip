@@ -3,7 +3,7 @@
 // MI300X: 64 KiB of LDS per CU and no opt-in beyond it. wavefit says so before launching, with the
 // numbers; an MI355X (gfx950, 160 KiB) takes it; on an H200 the same launch works because
 // wavefit::launch opts in to more than the default 48 KiB by itself.
-#include "example_runtime.hpp"
+#include "example_support.hpp"
 
 #include <cstdint>  // sizes
 #include <vector>   // results
@@ -32,18 +32,17 @@ int main() {
     for (const device_limits* d : {&presets::mi300x, &presets::mi355x, &presets::h200}) {
         const std::vector<diagnostic> found = check(*d, kernel_resources{}, cfg);
         std::printf("128 KiB of dynamic shared memory per block on %s: %s\n", device_text(*d).c_str(),
-                    is_valid(found) ? "valid" : "invalid");
+                    is_launchable(*d, kernel_resources{}, cfg) ? "valid" : "invalid");
         print_diagnostics(found);
-        as_intended &= is_valid(found) == (d != &presets::mi300x);
+        as_intended &= is_launchable(*d, kernel_resources{}, cfg) == (d != &presets::mi300x);
     }
 
     if (!gpu_available()) return finish(as_intended);
     const device_limits& here = current_device_limits();
-    std::uint32_t* out = nullptr;
-    HIP_CHECK(hipMalloc(&out, blocks * threads * sizeof(std::uint32_t)));
-    HIP_CHECK(hipMemset(out, 0xAB, blocks * threads * sizeof(std::uint32_t)));
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreate(&stream));
+    std::uint32_t* out = static_cast<std::uint32_t*>(gpu::allocate_bytes(blocks * threads * sizeof(std::uint32_t)));
+    gpu::check(gpu::fill_bytes(out, 0xAB, blocks * threads * sizeof(std::uint32_t)), "filling device memory");
+    gpu::stream_t stream = nullptr;
+    gpu::check(gpu::create_stream(stream), "creating a stream");
 
     const launch_result r = try_launch(stage_through_lds, cfg, stream, out, static_cast<std::uint32_t>(bytes / 4));
     if (here.shared_per_block_optin < bytes) {
@@ -53,9 +52,9 @@ int main() {
     } else {
         // An H200, an MI355X: launched (with the opt-in where the device needs one) and checked.
         std::printf("  launched: %s\n", r.ok() ? "yes" : r.message.c_str());
-        HIP_CHECK(hipStreamSynchronize(stream));
+        gpu::check(gpu::synchronize(stream), "running the kernels");
         std::vector<std::uint32_t> wrong(blocks * threads);
-        HIP_CHECK(hipMemcpy(wrong.data(), out, wrong.size() * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
+        gpu::check(gpu::to_host(wrong.data(), out, wrong.size() * sizeof(std::uint32_t)), "copying to the host");
         std::uint64_t bad = 0;
         for (const std::uint32_t w : wrong) bad += w != 0;
         std::printf("  %llu of %llu threads saw wrong shared memory contents\n", static_cast<unsigned long long>(bad),
@@ -63,7 +62,7 @@ int main() {
         as_intended &= r.status == launch_status::launched && bad == 0;
     }
 
-    HIP_CHECK(hipStreamDestroy(stream));
-    HIP_CHECK(hipFree(out));
+    gpu::check(gpu::destroy_stream(stream), "destroying the stream");
+    gpu::check(gpu::release(out), "freeing device memory");
     return finish(as_intended);
 }

@@ -6,7 +6,7 @@
 //   - naive, launched over the extent: wavefit plans block and grid from the device (an extent
 //     plan) and the kernel covers any clamped axis with wavefit::grid_stride_axis.
 // The matrix is 4099 x 2053: neither side is a multiple of a tile.
-#include "example_runtime.hpp"
+#include "example_support.hpp"
 
 #include <cstdint>  // sizes
 #include <vector>   // host matrices
@@ -59,18 +59,16 @@ int main() {
 
     std::vector<float> host(cells);
     for (std::uint64_t i = 0; i < cells; ++i) host[i] = static_cast<float>(i);  // exact below 2^24
-    float* in = nullptr;
-    float* out = nullptr;
-    HIP_CHECK(hipMalloc(&in, cells * sizeof(float)));
-    HIP_CHECK(hipMalloc(&out, cells * sizeof(float)));
-    HIP_CHECK(hipMemcpy(in, host.data(), cells * sizeof(float), hipMemcpyHostToDevice));
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreate(&stream));
+    float* in = static_cast<float*>(gpu::allocate_bytes(cells * sizeof(float)));
+    float* out = static_cast<float*>(gpu::allocate_bytes(cells * sizeof(float)));
+    gpu::check(gpu::to_device(in, host.data(), cells * sizeof(float)), "copying to the device");
+    gpu::stream_t stream = nullptr;
+    gpu::check(gpu::create_stream(stream), "creating a stream");
 
     const auto check_transposed = [&](const char* which) {
         std::vector<float> result(cells);
-        HIP_CHECK(hipStreamSynchronize(stream));
-        HIP_CHECK(hipMemcpy(result.data(), out, cells * sizeof(float), hipMemcpyDeviceToHost));
+        gpu::check(gpu::synchronize(stream), "running the kernels");
+        gpu::check(gpu::to_host(result.data(), out, cells * sizeof(float)), "copying to the host");
         std::uint64_t wrong = 0;
         for (std::uint64_t y = 0; y < height; ++y)
             for (std::uint64_t x = 0; x < width; ++x) wrong += result[x * height + y] != host[y * width + x];
@@ -79,18 +77,18 @@ int main() {
         return wrong == 0;
     };
 
-    HIP_CHECK(hipMemset(out, 0xFF, cells * sizeof(float)));  // NaN everywhere: an element never written shows
+    gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)), "filling device memory");  // NaN everywhere: an element never written shows
     launch(transpose_tiled, static_launch_config<tile, rows_per_pass>{tiles}, stream, in, out, width, height);
     as_intended &= check_transposed("tiled, block (32, 8) over the grid of tiles");
 
-    HIP_CHECK(hipMemset(out, 0xFF, cells * sizeof(float)));
+    gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)), "filling device memory");
     const launch_plan p = plan(transpose_naive, extent);
     launch(transpose_naive, extent, stream, in, out, width, height);
     std::printf("  naive, planned block %s, grid %s\n", detail::dims_text(p.block).c_str(), detail::dims_text(p.grid).c_str());
     as_intended &= check_transposed("naive over the extent");
 
-    HIP_CHECK(hipStreamDestroy(stream));
-    HIP_CHECK(hipFree(in));
-    HIP_CHECK(hipFree(out));
+    gpu::check(gpu::destroy_stream(stream), "destroying the stream");
+    gpu::check(gpu::release(in), "freeing device memory");
+    gpu::check(gpu::release(out), "freeing device memory");
     return finish(as_intended);
 }

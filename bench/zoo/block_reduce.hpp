@@ -6,7 +6,7 @@
 
 #include <wavefit/wavefit.hpp>
 
-#include "../gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 
 namespace wavefit_bench::zoo {
 
@@ -23,7 +23,7 @@ struct max_combine {
 // Every lane of the wave gets the combination of all lanes' values.
 template <class Combine, class T>
 __device__ T wave_allreduce(T v) {
-#if defined(WAVEFIT_BENCH_HIP)
+#if WAVEFIT_PLATFORM_HIP
     for (unsigned mask = wavefit::wave_size() / 2; mask > 0; mask /= 2) v = Combine::apply(v, __shfl_xor(v, static_cast<int>(mask)));
 #else
     for (unsigned mask = 16; mask > 0; mask /= 2) v = Combine::apply(v, __shfl_xor_sync(0xffffffffu, v, static_cast<int>(mask)));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One zoo case: a kernel at one size with its buffers, how to launch it in each form (raw, wavefit
 // with the work, wavefit with an explicit configuration), what one launch moves, how to prepare its
-// inputs and how to check its outputs. kernel_zoo.cu measures each case under each strategy.
+// inputs and how to check its outputs. kernel_zoo.hip measures each case under each strategy.
 #pragma once
 
 #include <wavefit/wavefit.hpp>
@@ -15,7 +15,7 @@
 #include <type_traits> // std::is_same_v
 #include <vector>      // host copies
 
-#include "../gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 #include "register_heavy.hpp"
 #include "softmax.hpp"
 #include "stream.hpp"
@@ -42,7 +42,7 @@ template <class... Params, class Args>
 launchers make_launchers(void (*kernel)(Params...), Args args, const wavefit::plan_options& options = {}) {
     launchers l;
     l.raw = [kernel, args](dim3 grid, dim3 block, gpu::stream_t s) {
-        std::apply([&](auto... a) { WAVEFIT_BENCH_RAW_LAUNCH(kernel, grid, block, 0, s, a...); }, args());
+        std::apply([&](auto... a) { GPU_RAW_LAUNCH(kernel, grid, block, 0, s, a...); }, args());
     };
     l.wavefit_work = [kernel, args, options](std::uint64_t items, gpu::stream_t s) {
         std::apply([&](auto... a) { wavefit::launch(kernel, wavefit::work::elements(items, options), s, a...); }, args());
@@ -51,9 +51,20 @@ launchers make_launchers(void (*kernel)(Params...), Args args, const wavefit::pl
         std::apply([&](auto... a) { wavefit::launch(kernel, cfg, s, a...); }, args());
     };
     l.plan = [kernel, options](std::uint64_t n) { return wavefit::plan(kernel, n, options); };
-    l.max_active_blocks = [kernel](int block) { return gpu::max_active_blocks(kernel, block, 0); };
-    l.suggested_block = [kernel] { return gpu::suggested_block(kernel, 0); };
-    l.max_threads = gpu::kernel_max_threads(kernel);
+    const void* address = reinterpret_cast<const void*>(kernel);
+    l.max_active_blocks = [address](int block) {
+        int blocks = 0;
+        gpu::check(gpu::occupancy_blocks(blocks, address, block, 0), "the runtime's occupancy query");
+        return blocks;
+    };
+    l.suggested_block = [kernel] {
+        int block = 0;
+        gpu::check(gpu::suggested_block(block, kernel, 0), "the runtime's block size suggestion");
+        return block;
+    };
+    gpu::kernel_attributes attributes;
+    gpu::check(gpu::attributes_of(attributes, address), "reading the kernel's attributes");
+    l.max_threads = attributes.max_threads_per_block;
     return l;
 }
 
@@ -148,7 +159,7 @@ zoo_case stream_case(const std::string& kernel, std::uint64_t n, const zoo_buffe
     auto counter = z.counter;
     c.verify = [r, n, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
-        WAVEFIT_BENCH_RAW_LAUNCH(check_map_kernel<Op>, dim3(helper_blocks), dim3(helper_threads), 0, s, r.out, n, r.rx, r.ry,
+        GPU_RAW_LAUNCH(check_map_kernel<Op>, dim3(helper_blocks), dim3(helper_threads), 0, s, r.out, n, r.rx, r.ry,
                                  stream_scalar, bad);
         gpu::check_last_launch("launching check_map_kernel");
         return mismatch_text(counter->read(s), n);
@@ -180,15 +191,15 @@ zoo_case reduce_case(const std::string& kernel, std::uint64_t n, const zoo_buffe
     c.prepare = [x, y, rx, slots, n, launches](gpu::stream_t s) {
         fill(x, n, rx, s);
         if (Op::inputs == 2) fill(y, n, range_b, s);
-        gpu::zero_async(slots, 2 * sizeof(double), s);
+        gpu::check(gpu::zero_async(slots, 2 * sizeof(double), s), "clearing device memory");
         *launches = 0;
     };
     auto reference = std::make_shared<double>(0.0);  // computed on the first check: inputs never change
     c.verify = [rx, slots, n, launches, tolerance, reference](gpu::stream_t s) {
         if (*launches == 0) return std::string("no launch ran");
-        gpu::synchronize(s);
+        gpu::check(gpu::synchronize(s), "synchronizing the stream");
         double got = 0.0;
-        gpu::copy_to_host(&got, slots + ((*launches - 1) & 1), sizeof got);
+        gpu::check(gpu::to_host(&got, slots + ((*launches - 1) & 1), sizeof got), "copying to the host");
         if (*reference == 0.0) *reference = reference_sum(n, rx, range_b, Op::inputs == 2, s);
         const double expected = *reference;
         if (std::fabs(got - expected) <= tolerance * std::fabs(expected)) return std::string();
@@ -226,8 +237,8 @@ inline zoo_case register_heavy_case(std::uint64_t n, const zoo_buffers& z) {
         const std::uint64_t step = 4099;
         const std::uint64_t samples = (n + step - 1) / step;
         std::vector<float> host(static_cast<std::size_t>(samples + 1));
-        gpu::copy_strided_to_host(host.data(), y, step * sizeof(float), sizeof(float), samples);
-        gpu::copy_to_host(&host[samples], y + (n - 1), sizeof(float));
+        gpu::check(gpu::strided_to_host(host.data(), y, step * sizeof(float), sizeof(float), samples), "copying samples to the host");
+        gpu::check(gpu::to_host(&host[samples], y + (n - 1), sizeof(float)), "copying to the host");
         unsigned long long bad = 0;
         for (std::uint64_t k = 0; k <= samples; ++k) {
             const std::uint64_t i = k < samples ? k * step : n - 1;
@@ -268,7 +279,7 @@ inline zoo_case transpose_case(std::uint64_t rows, std::uint64_t cols, const zoo
     auto counter = z.counter;
     c.verify = [out, rows, cols, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
-        WAVEFIT_BENCH_RAW_LAUNCH(check_transpose_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s,
+        GPU_RAW_LAUNCH(check_transpose_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s,
                                  static_cast<const float*>(out), rows, cols, range_f, bad);
         gpu::check_last_launch("launching check_transpose_kernel");
         return mismatch_text(counter->read(s), rows * cols);
@@ -301,7 +312,7 @@ inline zoo_case softmax_case(std::uint64_t rows, std::uint64_t hidden, const zoo
         const std::uint64_t samples = rows < 64 ? rows : 64;
         const std::uint64_t step = rows / samples;
         unsigned long long* bad = counter->reset(s);
-        WAVEFIT_BENCH_RAW_LAUNCH(check_softmax_kernel, dim3(static_cast<unsigned>(samples)), dim3(256), 0, s,
+        GPU_RAW_LAUNCH(check_softmax_kernel, dim3(static_cast<unsigned>(samples)), dim3(256), 0, s,
                                  static_cast<const float*>(y), rows, hidden, step, range_logits, bad);
         gpu::check_last_launch("launching check_softmax_kernel");
         return mismatch_text(counter->read(s), samples * hidden);
@@ -326,7 +337,7 @@ inline zoo_case memcpy_case(std::uint64_t n, const zoo_buffers& z) {
     auto counter = z.counter;
     c.verify = [dst, n, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
-        WAVEFIT_BENCH_RAW_LAUNCH(check_map_kernel<copy_op>, dim3(helper_blocks), dim3(helper_threads), 0, s,
+        GPU_RAW_LAUNCH(check_map_kernel<copy_op>, dim3(helper_blocks), dim3(helper_threads), 0, s,
                                  static_cast<const double*>(dst), n, range_a, range_a, 0.0, bad);
         gpu::check_last_launch("launching check_map_kernel");
         return mismatch_text(counter->read(s), n);

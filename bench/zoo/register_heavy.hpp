@@ -12,7 +12,7 @@
 namespace wavefit_bench::zoo {
 
 // register_heavy_value is compiled for the host too, where GCC knows no `#pragma unroll`.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
+#if WAVEFIT_DEVICE_PASS || defined(__clang__)
 #define WAVEFIT_BENCH_UNROLL _Pragma("unroll")
 #define WAVEFIT_BENCH_NO_UNROLL _Pragma("unroll 1")
 #else

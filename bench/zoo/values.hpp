@@ -8,7 +8,7 @@
 
 #include <cstdint>  // indices
 
-#include "../gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 
 namespace wavefit_bench::zoo {
 
@@ -61,32 +61,32 @@ inline constexpr unsigned helper_threads = 256;
 
 template <class T>
 void fill(T* p, std::uint64_t n, value_range r, gpu::stream_t s) {
-    WAVEFIT_BENCH_RAW_LAUNCH(fill_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n, r);
+    GPU_RAW_LAUNCH(fill_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n, r);
     gpu::check_last_launch("launching fill_kernel");
 }
 
 template <class T>
 void poison(T* p, std::uint64_t n, gpu::stream_t s) {
-    WAVEFIT_BENCH_RAW_LAUNCH(poison_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n);
+    GPU_RAW_LAUNCH(poison_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n);
     gpu::check_last_launch("launching poison_kernel");
 }
 
 // A counter on the device for the check kernels, read back after they ran.
 class device_counter {
 public:
-    device_counter() : value_(static_cast<unsigned long long*>(gpu::allocate(sizeof(unsigned long long)))) {}
+    device_counter() : value_(static_cast<unsigned long long*>(gpu::allocate_bytes(sizeof(unsigned long long)))) {}
     device_counter(const device_counter&) = delete;
     device_counter& operator=(const device_counter&) = delete;
-    ~device_counter() { gpu::release(value_); }
+    ~device_counter() { (void)gpu::release(value_); }
 
     unsigned long long* reset(gpu::stream_t s) {
-        gpu::zero_async(value_, sizeof(unsigned long long), s);
+        gpu::check(gpu::zero_async(value_, sizeof(unsigned long long), s), "clearing device memory");
         return value_;
     }
     unsigned long long read(gpu::stream_t s) const {
-        gpu::synchronize(s);
+        gpu::check(gpu::synchronize(s), "synchronizing the stream");
         unsigned long long v = 0;
-        gpu::copy_to_host(&v, value_, sizeof v);
+        gpu::check(gpu::to_host(&v, value_, sizeof v), "copying to the host");
         return v;
     }
 
@@ -97,20 +97,20 @@ private:
 template <class T>
 unsigned long long count_not_finite(const T* p, std::uint64_t n, device_counter& counter, gpu::stream_t s) {
     unsigned long long* bad = counter.reset(s);
-    WAVEFIT_BENCH_RAW_LAUNCH(count_not_finite_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n, bad);
+    GPU_RAW_LAUNCH(count_not_finite_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n, bad);
     gpu::check_last_launch("launching count_not_finite_kernel");
     return counter.read(s);
 }
 
 inline double reference_sum(std::uint64_t n, value_range x, value_range y, bool product, gpu::stream_t s) {
-    double* total = static_cast<double*>(gpu::allocate(sizeof(double)));
-    gpu::zero_async(total, sizeof(double), s);
-    WAVEFIT_BENCH_RAW_LAUNCH(reference_sum_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s, n, x, y, product, total);
+    double* total = static_cast<double*>(gpu::allocate_bytes(sizeof(double)));
+    gpu::check(gpu::zero_async(total, sizeof(double), s), "clearing device memory");
+    GPU_RAW_LAUNCH(reference_sum_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s, n, x, y, product, total);
     gpu::check_last_launch("launching reference_sum_kernel");
-    gpu::synchronize(s);
+    gpu::check(gpu::synchronize(s), "synchronizing the stream");
     double v = 0.0;
-    gpu::copy_to_host(&v, total, sizeof v);
-    gpu::release(total);
+    gpu::check(gpu::to_host(&v, total, sizeof v), "copying to the host");
+    (void)gpu::release(total);
     return v;
 }
 

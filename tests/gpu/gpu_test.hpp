@@ -12,7 +12,7 @@
 #include <string>   // names
 #include <vector>   // results
 
-#include "gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 #include "kernels.hpp"
 
 namespace Catch {
@@ -27,15 +27,8 @@ struct StringMaker<wavefit::launch_config> {
 
 namespace gpu_test {
 
-inline std::string status_name(wavefit::launch_status s) {
-    switch (s) {
-        case wavefit::launch_status::launched: return "launched";
-        case wavefit::launch_status::nothing_to_launch: return "nothing_to_launch";
-        case wavefit::launch_status::rejected: return "rejected";
-        case wavefit::launch_status::runtime_failed: return "runtime_failed";
-    }
-    return "unknown";
-}
+// Statuses as words, so that a failing comparison prints "rejected", not an enum value.
+inline std::string status_name(wavefit::launch_status s) { return wavefit::to_string(s); }
 
 inline std::string code_name(const std::optional<wavefit::diagnostic_code>& c) {
     return c ? std::string(wavefit::to_string(*c)) : std::string("none");
@@ -70,7 +63,7 @@ inline void record_runtime_verdict(const std::string& what, gpu::error_t e) {
 // Where one of wavefit's messages names the runtime's error for a shape ("CUDA 13 refuses such a
 // launch with cudaErrorInvalidValue"), it must be the error the runtime really returned.
 inline bool names_the_runtime_error(const std::string& message, gpu::error_t raw) {
-#if defined(WAVEFIT_TEST_HIP)
+#if WAVEFIT_PLATFORM_HIP
     const char* prefix = "hipError";
 #else
     const char* prefix = "cudaError";

@@ -61,6 +61,7 @@ __device__ void roundtrip_through_shared(std::uint32_t* out, std::uint32_t words
 
 __global__ void shared_roundtrip(std::uint32_t* out, std::uint32_t words) { roundtrip_through_shared(out, words); }
 __global__ void shared_roundtrip_fresh(std::uint32_t* out, std::uint32_t words) { roundtrip_through_shared(out, words); }
+__global__ void shared_roundtrip_stale(std::uint32_t* out, std::uint32_t words) { roundtrip_through_shared(out, words); }
 
 __global__ void static_shared_40000(std::uint32_t* out) {
     __shared__ std::uint32_t tile[static_shared_words];
@@ -122,6 +123,7 @@ const std::vector<suite_kernel>& suite_kernels() {
         entry("register_heavy", register_heavy),
         entry("shared_roundtrip", shared_roundtrip),
         entry("shared_roundtrip_fresh", shared_roundtrip_fresh),
+        entry("shared_roundtrip_stale", shared_roundtrip_stale),
         entry("static_shared_40000", static_shared_40000),
         entry("axpy", axpy),
         entry("echo_widened", echo_widened),

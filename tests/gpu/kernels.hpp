@@ -8,7 +8,7 @@
 #include <string>      // names
 #include <vector>      // the list
 
-#include "gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 
 #include <wavefit/wavefit.hpp>
 
@@ -34,6 +34,8 @@ __global__ void register_heavy(const float* in, float* out, int rounds);
 __global__ void shared_roundtrip(std::uint32_t* out, std::uint32_t words);
 // The same kernel body, kept separate so the opt-in spec can launch it raw before wavefit touches it.
 __global__ void shared_roundtrip_fresh(std::uint32_t* out, std::uint32_t words);
+// The same, for the spec that lowers its opt-in behind wavefit's back.
+__global__ void shared_roundtrip_stale(std::uint32_t* out, std::uint32_t words);
 // 40000 bytes of static shared memory (occupancy limited by shared memory).
 inline constexpr std::uint32_t static_shared_words = 10000;
 __global__ void static_shared_40000(std::uint32_t* out);

@@ -10,7 +10,7 @@
 #include <cstdio>   // the report
 #include <string>   // messages
 
-#include "gpu_runtime.hpp"
+#include "gpu_support/gpu_support.hpp"
 
 namespace {
 
@@ -106,7 +106,7 @@ void grid_stride_range_is_exact() {
         if (++steps > 3) break;
     }
     expect(steps == 2, "a stride near 2^64 stops at the end instead of wrapping", std::to_string(steps) + " steps");
-#if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
+#if !WAVEFIT_DEVICE_PASS
     static_assert(wavefit::compiled_wave_size == 0, "the host pass has no wave size");
 #endif
 }

@@ -34,7 +34,8 @@ TEST_CASE("dynamic shared memory above 48 KiB is opted in automatically and usab
     }
     // Whatever earlier specs did to this kernel's limit, start from the runtime's default.
     GPU_REQUIRE_OK(gpu::set_max_dynamic_shared(reinterpret_cast<const void*>(shared_roundtrip_fresh), static_cast<int>(d.shared_per_block)));
-    shared_roundtrip_fresh<<<dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)), bytes>>>(mismatch_counts.data(), words);
+    GPU_RAW_LAUNCH(shared_roundtrip_fresh, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)), bytes, nullptr,
+                   mismatch_counts.data(), words);
     const gpu::error_t raw = gpu::take_last_error();
     gpu_test::record_runtime_verdict("100 KiB of dynamic shared memory without the opt-in", raw);
     CHECK(gpu::error_text(raw) != gpu_test::success_text());
@@ -64,6 +65,42 @@ TEST_CASE("dynamic shared memory above 48 KiB is opted in automatically and usab
     s.wait();
     CHECK(mismatches(mismatch_counts.to_host(), 0, blocks * threads, 0u) == "");
     CHECK(gpu_test::last_error_text() == gpu_test::success_text());
+}
+
+TEST_CASE("an opt-in lowered outside wavefit after wavefit raised it is raised again, and the launch succeeds",
+          "[behaviour][shared][stale]") {
+    REQUIRE_GPU();
+    const wavefit::device_limits& d = wavefit::current_device_limits();
+    const std::uint64_t bytes = 200000;  // the issue's case: 200,000 bytes on the H200
+    if (d.shared_per_block_optin < bytes) GPU_TEST_SKIP("no opt-in to 200000 bytes of dynamic shared memory on this device");
+    const std::uint32_t words = static_cast<std::uint32_t>(bytes / 4);
+    const std::uint64_t blocks = d.compute_units, threads = 256;
+    const void* address = reinterpret_cast<const void*>(shared_roundtrip_stale);
+    gpu::buffer<std::uint32_t> mismatch_counts(blocks * threads);
+    const launch_config cfg{dims{blocks}, dims{threads}, bytes};
+    gpu::stream s;
+    REQUIRE_NOTHROW(wavefit::launch(shared_roundtrip_stale, cfg, s.get(), mismatch_counts.data(), words));
+    s.wait();
+
+    // The program lowers the attribute after wavefit raised it.
+    GPU_REQUIRE_OK(gpu::set_max_dynamic_shared(address, static_cast<int>(d.shared_per_block)));
+    gpu::kernel_attributes lowered;
+    GPU_REQUIRE_OK(gpu::attributes_of(lowered, address));
+    REQUIRE(lowered.max_dynamic_shared < static_cast<int>(bytes));
+
+    mismatch_counts.poison(0xAB);
+    const wavefit::launch_result r = wavefit::try_launch(shared_roundtrip_stale, cfg, s.get(), mismatch_counts.data(), words);
+    INFO(r.message);
+    CHECK(gpu_test::status_name(r.status) == "launched");
+    s.wait();
+    CHECK(mismatches(mismatch_counts.to_host(), 0, blocks * threads, 0u) == "");
+    gpu::kernel_attributes raised;
+    GPU_REQUIRE_OK(gpu::attributes_of(raised, address));
+    CHECK(raised.max_dynamic_shared >= static_cast<int>(bytes));
+    CHECK(gpu_test::last_error_text() == gpu_test::success_text());
+    gpu_test::note("stale opt-in: attribute lowered to " + std::to_string(lowered.max_dynamic_shared) +
+                   " bytes outside wavefit; the next 200000-byte launch " + gpu_test::status_name(r.status) +
+                   ", attribute now " + std::to_string(raised.max_dynamic_shared));
 }
 
 TEST_CASE("pointers gaining const and integers widening are accepted and arrive intact", "[behaviour][arguments]") {
@@ -111,7 +148,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         REQUIRE(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) == nullptr);
     const std::size_t kernels_before = wavefit::detail::kernel_cache().size();
-    const std::size_t choices_before = wavefit::detail::block_choice_cache().size();
+    const std::size_t choices_before = wavefit::detail::launch_cache::size();
 
     constexpr int thread_count = 32;
     struct outcome {
@@ -128,7 +165,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
             outcome& o = outcomes[t];
             try {
                 int d = 0;
-                gpu::ok(gpu::current_device(d), "reading the thread's device");
+                gpu::check(gpu::current_device(d), "reading the thread's device");
                 if (d != device) throw std::runtime_error("the thread runs on device " + std::to_string(d));
                 const tagged_kernel_type kernel = tagged_fill(t % tagged_kernel_count);
                 const std::uint64_t n = 100000 + 777 * static_cast<std::uint64_t>(t);
@@ -168,7 +205,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         CHECK(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
     CHECK(wavefit::detail::kernel_cache().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
-    CHECK(wavefit::detail::block_choice_cache().size() - choices_before == static_cast<std::size_t>(tagged_kernel_count));
+    CHECK(wavefit::detail::launch_cache::size() - choices_before == static_cast<std::size_t>(tagged_kernel_count));
 
     // These kernels are not in suite_kernels() (they had to be new here): their occupancy is compared now.
     const wavefit::device_limits& d = wavefit::current_device_limits();

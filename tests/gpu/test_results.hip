@@ -31,7 +31,7 @@ void check_visits_by_count(std::uint64_t n, gpu::buffer<std::uint32_t>& visits, 
     CHECK(gpu_test::status_name(r.status) == (n == 0 ? "nothing_to_launch" : "launched"));
     s.wait();
     std::vector<std::uint32_t> host(n + guard);
-    gpu::ok(gpu::to_host(host.data(), visits.data(), host.size() * sizeof(std::uint32_t)), "copying visits");
+    gpu::check(gpu::to_host(host.data(), visits.data(), host.size() * sizeof(std::uint32_t)), "copying visits");
     CHECK(mismatches(host, 0, n, poison_u32 + 1) == "");
     CHECK(mismatches(host, n, n + guard, poison_u32) == "");
 }
@@ -89,7 +89,7 @@ TEST_CASE("2^31 + 3 one-byte elements are all incremented exactly once (64-bit i
     s.wait();
 
     std::unique_ptr<std::uint8_t[]> host(new std::uint8_t[bytes]);
-    gpu::ok(gpu::to_host(host.get(), data.data(), bytes), "copying 2 GiB back");
+    gpu::check(gpu::to_host(host.get(), data.data(), bytes), "copying 2 GiB back");
     CHECK(byte_mismatches(host.get(), 0, n, 0xAC) == "");
     CHECK(byte_mismatches(host.get(), n, bytes, 0xAB) == "");
 }

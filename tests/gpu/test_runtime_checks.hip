@@ -21,7 +21,7 @@ template <class... Params, class... Args>
 gpu::error_t raw_launch(void (*kernel)(Params...), const launch_config& cfg, Args... args) {
     const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
     const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y), static_cast<unsigned>(cfg.block.z));
-    kernel<<<grid, block, static_cast<std::size_t>(cfg.dynamic_shared)>>>(args...);
+    GPU_RAW_LAUNCH(kernel, grid, block, static_cast<std::size_t>(cfg.dynamic_shared), nullptr, args...);
     return gpu::take_last_error();
 }
 
