@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Strict warnings for wavefit's own targets (tests, tools), and the optional sanitizer build:
-# -DWAVEFIT_SANITIZE=address,undefined adds -fsanitize to every wavefit target, failing on the first report.
-set(WAVEFIT_SANITIZE "" CACHE STRING "Comma-separated sanitizers for wavefit's own targets (e.g. address,undefined)")
+# -DWAVEFIT_SANITIZE=address,undefined (declared with the other options in the root CMakeLists.txt)
+# adds -fsanitize to every wavefit target, failing on the first report.
 
 function(wavefit_target_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")

@@ -728,7 +728,7 @@ class CodeObjectSamples(CliAssertions):
 
     def setUp(self):
         if not SAMPLES:
-            self.skipTest("no code object samples: they need hipcc and -DWAVEFIT_TEST_CODE_OBJECTS=ON")
+            self.skipTest("no code object samples: they need hipcc (WAVEFIT_TEST_CODE_OBJECTS AUTO or ON)")
 
     def sample(self, name):
         path = os.path.join(SAMPLES, name)
@@ -1152,7 +1152,7 @@ class HostileCodeObjects(CodeObjectSamples, unittest.TestCase):
 
 
 class GpuBackend(CliAssertions, unittest.TestCase):
-    """A CLI built with WAVEFIT_CLI_BACKEND=CUDA or HIP reads real GPUs; without one it says so."""
+    """A CLI built with WAVEFIT_GPU=CUDA or HIP reads real GPUs; without one it says so."""
 
     def setUp(self):
         if not BACKEND:
