@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The runtime layer's caches (device limits, kernel attributes, block choices, the dynamic shared
-// memory opt-in) exercised through wavefit::try_launch itself, with many threads racing on first
-// use, without a GPU: this file is compiled against HIP's headers (host-only, as a .cpp) and defines
-// the dozen HIP runtime functions wavefit calls, so the program links against these fakes instead
-// of libamdhip64 (a link-time seam: wavefit's code is unchanged). The fakes count every query; the
-// tests check that each value is queried once however many threads ask at once, that every thread
-// sees the same answer, and that a failed query is retried. CI runs this file under
-// ThreadSanitizer too. Without HIP's headers the file is empty.
-#if __has_include(<hip/hip_runtime.h>)
+// The runtime layer's caches (device limits, kernel attributes, the launch cache, the dynamic shared
+// memory opt-in) and its stream-device resolution, exercised through wavefit::try_launch itself with
+// many threads racing on first use, without a GPU, on the fake HIP runtime of fake_hip.hpp. The fakes
+// count every query; the tests check that each value is queried once however many threads ask at
+// once, that every thread sees the same answer, and that a failed query is retried. CI runs this file
+// under ThreadSanitizer too. Without HIP's headers the file is empty.
+#include "fake_hip.hpp"
 
-#define WAVEFIT_BACKEND_HIP 1
-#ifndef __HIP_PLATFORM_AMD__
-#define __HIP_PLATFORM_AMD__ 1
-#endif
-#include <hip/hip_runtime.h>
-
-// Debian's HIP 5.2 headers do not declare hipStreamGetDevice (newer ROCm does); declaring it here
-// lets wavefit find it as it would on ROCm 6, so the stream-device path is the one under test.
-extern "C" hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
+#if defined(WAVEFIT_HAS_FAKE_HIP)
 
 #include <wavefit/runtime/launch.hpp>
 
@@ -25,209 +15,12 @@ extern "C" hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
-
-namespace fake {
-
-constexpr int device_count = 16;
-
-struct counters {
-    std::array<std::atomic<int>, device_count> attribute_calls{};
-    std::array<std::atomic<int>, device_count> property_calls{};
-    std::atomic<int> function_attribute_calls{0};
-    std::atomic<int> set_attribute_calls{0};
-    std::atomic<int> launches{0};
-    std::atomic<int> bad_launches{0};       // a launch the fake device would refuse
-    std::atomic<int> wrong_arguments{0};    // kernel arguments that did not arrive as passed
-    std::atomic<int> fail_properties_for{-1};  // device whose next property queries fail
-    std::atomic<int> property_failures_left{0};
-    std::atomic<int> wrong_device_launches{0};    // launched into a stream while another device was current
-    std::atomic<int> wrong_device_attributes{0};  // kernel attributes read while the stream's device was not current
-    std::atomic<int> stream_device_calls{0};
-    std::atomic<int> set_device_calls{0};
-    std::atomic<bool> refuse_set_attribute{false};  // hipFuncSetAttribute fails while set
-};
-
-// Each kernel's max-dynamic-shared-memory attribute, as hipFuncSetAttribute left it; launches above
-// it (and above the 64 KiB default) are refused with hipErrorInvalidValue, as CUDA does.
-std::mutex attribute_mutex;
-std::map<const void*, int>& dynamic_shared_attribute() {
-    static std::map<const void*, int> values;
-    return values;
-}
-int dynamic_shared_of(const void* kernel) {
-    std::lock_guard<std::mutex> lock(attribute_mutex);
-    const auto it = dynamic_shared_attribute().find(kernel);
-    return it == dynamic_shared_attribute().end() ? 65536 : it->second;
-}
-counters& count() {
-    static counters c;
-    return c;
-}
-
-thread_local int current_device = 0;
-// The device whose stream the calling thread's current launch or query targets (-1: none), so that the
-// fake can tell whether wavefit made that device current first.
-thread_local int expected_device = -1;
-
-// Fake streams: distinct non-null handles, one per device, that hipStreamGetDevice maps back.
-char stream_objects[device_count * 16];
-hipStream_t stream_of(int device) { return reinterpret_cast<hipStream_t>(&stream_objects[device * 16 + 8]); }
-int device_of(hipStream_t s) {
-    const auto offset = reinterpret_cast<const char*>(s) - stream_objects;
-    return offset >= 0 && offset < device_count * 16 ? static_cast<int>(offset / 16) : -1;
-}
-
-// Two devices with other limits than the rest, for the stream-device tests: device 13 is a small
-// GPU (104 CUs, 32 KiB of LDS, blocks of at most 256 threads).
-constexpr int small_device = 13;
-
-// Long enough that racing threads arrive while the first is still querying.
-void slow() { std::this_thread::sleep_for(std::chrono::microseconds(200)); }
-
-// An MI300X-like device (HIP reports these attribute values, docs/device-facts.md), except that an
-// opt-in above the default LDS exists so that ensure_dynamic_shared has work to do.
-int attribute(hipDeviceAttribute_t a, int device) {
-    if (device == small_device) {
-        switch (a) {
-            case hipDeviceAttributeMaxThreadsPerBlock: return 256;
-            case hipDeviceAttributeMultiprocessorCount: return 104;
-            case hipDeviceAttributeMaxSharedMemoryPerBlock:
-            case hipDeviceAttributeSharedMemPerBlockOptin:
-            case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return 32768;
-            default: break;
-        }
-    }
-    switch (a) {
-        case hipDeviceAttributeWarpSize: return 64;
-        case hipDeviceAttributeMaxThreadsPerBlock: return 1024;
-        case hipDeviceAttributeMaxBlockDimX:
-        case hipDeviceAttributeMaxBlockDimY:
-        case hipDeviceAttributeMaxBlockDimZ: return 1024;
-        case hipDeviceAttributeMaxGridDimX: return 2147483647;
-        case hipDeviceAttributeMaxGridDimY:
-        case hipDeviceAttributeMaxGridDimZ: return 65536;
-        case hipDeviceAttributeMultiprocessorCount: return 304;
-        case hipDeviceAttributeMaxSharedMemoryPerBlock: return 65536;
-        case hipDeviceAttributeSharedMemPerBlockOptin: return 131072;
-        case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return 131072;
-        case hipDeviceAttributeMaxThreadsPerMultiProcessor: return 2048;
-        default: return 0;
-    }
-}
-
-}  // namespace fake
-
-// The HIP runtime, as far as wavefit uses it.
-extern "C" {
-
-hipError_t hipGetDevice(int* deviceId) {
-    *deviceId = fake::current_device;
-    return hipSuccess;
-}
-
-hipError_t hipGetDeviceCount(int* count) {
-    *count = fake::device_count;
-    return hipSuccess;
-}
-
-hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int deviceId) {
-    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
-    fake::count().attribute_calls[static_cast<std::size_t>(deviceId)].fetch_add(1);
-    fake::slow();
-    *pi = fake::attribute(attr, deviceId);
-    return hipSuccess;
-}
-
-hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
-    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
-    fake::count().property_calls[static_cast<std::size_t>(deviceId)].fetch_add(1);
-    fake::slow();
-    if (fake::count().fail_properties_for.load() == deviceId && fake::count().property_failures_left.fetch_sub(1) > 0)
-        return hipErrorNotReady;
-    *prop = hipDeviceProp_t{};
-    std::snprintf(prop->name, sizeof prop->name, deviceId == fake::small_device ? "Fake small GPU %d" : "Fake MI300X %d", deviceId);
-    std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gfx942:sramecc+:xnack-");
-    return hipSuccess;
-}
-
-hipError_t hipSetDevice(int deviceId) {
-    if (deviceId < 0 || deviceId >= fake::device_count) return hipErrorInvalidDevice;
-    fake::count().set_device_calls.fetch_add(1);
-    fake::current_device = deviceId;
-    return hipSuccess;
-}
-
-hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device) {
-    fake::count().stream_device_calls.fetch_add(1);
-    const int d = fake::device_of(stream);
-    if (d < 0) return hipErrorInvalidHandle;
-    *device = d;
-    return hipSuccess;
-}
-
-hipError_t hipFuncGetAttributes(struct hipFuncAttributes* attr, const void* func) {
-    (void)func;
-    if (fake::expected_device >= 0 && fake::current_device != fake::expected_device)
-        fake::count().wrong_device_attributes.fetch_add(1);
-    fake::count().function_attribute_calls.fetch_add(1);
-    fake::slow();
-    *attr = hipFuncAttributes{};
-    attr->numRegs = 32;
-    attr->maxThreadsPerBlock = 1024;
-    attr->maxDynamicSharedSizeBytes = fake::dynamic_shared_of(func);
-    return hipSuccess;
-}
-
-const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t stream) {
-    (void)hostFunction;
-    (void)stream;
-    return "_Z4fakePfi";
-}
-
-hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
-    (void)attr;
-    fake::count().set_attribute_calls.fetch_add(1);
-    fake::slow();
-    if (fake::count().refuse_set_attribute.load()) return hipErrorNotSupported;
-    std::lock_guard<std::mutex> lock(fake::attribute_mutex);
-    fake::dynamic_shared_attribute()[func] = value;
-    return hipSuccess;
-}
-
-hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
-                           size_t sharedMemBytes, hipStream_t stream) {
-    (void)function_address;
-    fake::count().launches.fetch_add(1);
-    if (stream != nullptr && fake::device_of(stream) != fake::current_device) fake::count().wrong_device_launches.fetch_add(1);
-    // Judged by the limits of the device the launch goes to, as the fake reports them.
-    const int device = stream != nullptr ? fake::device_of(stream) : fake::current_device;
-    const std::uint64_t threads = std::uint64_t{dimBlocks.x} * dimBlocks.y * dimBlocks.z;
-    if (threads == 0 || threads > static_cast<std::uint64_t>(fake::attribute(hipDeviceAttributeMaxThreadsPerBlock, device)) ||
-        numBlocks.x == 0 || numBlocks.y == 0 || numBlocks.z == 0 || numBlocks.y > 65536 || numBlocks.z > 65536 ||
-        std::uint64_t{numBlocks.x} * dimBlocks.x > 4294967295u ||
-        sharedMemBytes > static_cast<std::size_t>(fake::attribute(hipDeviceAttributeSharedMemPerBlockOptin, device)))
-        fake::count().bad_launches.fetch_add(1);
-    if (sharedMemBytes > 65536 && sharedMemBytes > static_cast<std::size_t>(fake::dynamic_shared_of(function_address)))
-        return hipErrorInvalidValue;
-    // Every kernel here is (float*, int): the int must arrive as the value the test passed (4099).
-    if (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099) fake::count().wrong_arguments.fetch_add(1);
-    return hipSuccess;
-}
-
-hipError_t hipGetLastError(void) { return hipSuccess; }
-const char* hipGetErrorName(hipError_t hip_error) { return hip_error == hipSuccess ? "hipSuccess" : "hipErrorFake"; }
-const char* hipGetErrorString(hipError_t hipError) { return hipError == hipSuccess ? "no error" : "fake error"; }
-
-}  // extern "C"
 
 namespace {
 
@@ -515,4 +308,4 @@ TEST_CASE("launch results: a default result is not a success, and a failure carr
     }
 }
 
-#endif  // __has_include(<hip/hip_runtime.h>)
+#endif  // WAVEFIT_HAS_FAKE_HIP

@@ -293,6 +293,72 @@ inline const char* kernel_name(const void* kernel, stream_type stream) noexcept 
 #endif
 }
 
+// Device events, for the tuner's timing on the caller's stream.
+#if WAVEFIT_PLATFORM_HIP
+using event_type = hipEvent_t;
+#else
+using event_type = cudaEvent_t;
+#endif
+
+inline error_type create_event(event_type& e) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipEventCreate(&e);
+#else
+    return cudaEventCreate(&e);
+#endif
+}
+
+inline error_type destroy_event(event_type e) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipEventDestroy(e);
+#else
+    return cudaEventDestroy(e);
+#endif
+}
+
+inline error_type record_event(event_type e, stream_type stream) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipEventRecord(e, stream);
+#else
+    return cudaEventRecord(e, stream);
+#endif
+}
+
+inline error_type wait_for_event(event_type e) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipEventSynchronize(e);
+#else
+    return cudaEventSynchronize(e);
+#endif
+}
+
+inline error_type elapsed_ms(float& ms, event_type start, event_type stop) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipEventElapsedTime(&ms, start, stop);
+#else
+    return cudaEventElapsedTime(&ms, start, stop);
+#endif
+}
+
+inline error_type synchronize_stream(stream_type stream) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipStreamSynchronize(stream);
+#else
+    return cudaStreamSynchronize(stream);
+#endif
+}
+
+// "CUDA 13000", "HIP 60443483": the runtime a tuning record was measured with.
+inline std::string runtime_version_text() {
+    int version = 0;
+#if WAVEFIT_PLATFORM_HIP
+    if (hipRuntimeGetVersion(&version) != hipSuccess) (void)hipGetLastError();
+#else
+    if (cudaRuntimeGetVersion(&version) != cudaSuccess) (void)cudaGetLastError();
+#endif
+    return std::string(runtime_name) + " " + std::to_string(version);
+}
+
 inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared,
                                 stream_type stream) noexcept {
 #if WAVEFIT_PLATFORM_HIP

@@ -85,6 +85,7 @@ struct kernel_state {
     kernel_resources resources;
     std::uint64_t register_bound = 0;  // register_bound_threads(device, resources): checked per launch
     std::string name;                  // demangled where possible, for messages
+    std::string mangled;               // the runtime's name for it (empty where it cannot say): tuning records' key
     std::atomic<std::uint64_t> dynamic_shared_limit{0};
     std::mutex opt_in_mutex;
 };
@@ -122,6 +123,17 @@ inline std::uint64_t default_dynamic_shared(const device_limits& d, const kernel
     return d.shared_per_block > k.static_shared ? d.shared_per_block - k.static_shared : 0;
 }
 
+// Raises the kernel's dynamic shared memory limit to at least `bytes` (CUDA's opt-in above the
+// default), once per kernel and size however many threads ask.
+inline backend::error_type raise_dynamic_shared(kernel_state& k, const void* kernel, std::uint64_t bytes) {
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return backend::success;
+    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_relaxed)) return backend::success;
+    const backend::error_type e = backend::set_max_dynamic_shared(kernel, static_cast<int>(bytes));
+    if (e == backend::success) k.dynamic_shared_limit.store(bytes, std::memory_order_release);
+    return e;
+}
+
 inline once_cache<int, device_limits>& device_limits_cache() {
     static once_cache<int, device_limits> cache;
     return cache;
@@ -145,7 +157,9 @@ inline kernel_state& cached_kernel_state(int device, const void* kernel, backend
             throw query_exception{{e, "reading the kernel's attributes"}};
         state->resources.max_threads_per_block = declared_max_threads(limits, state->resources);
         state->register_bound = register_bound_threads(limits, state->resources);
-        state->name = demangled(backend::kernel_name(kernel, stream));
+        const char* runtime_name = backend::kernel_name(kernel, stream);
+        state->name = demangled(runtime_name);
+        if (runtime_name != nullptr) state->mangled = runtime_name;
         // The limit as the kernel has it now: the default, or what the program raised it to before
         // wavefit saw the kernel; wavefit only ever raises it.
         const std::uint64_t by_default = default_dynamic_shared(limits, state->resources);
@@ -166,14 +180,15 @@ struct launch_key {
     grid_policy grid = grid_policy::cover;
     bool spread_small_work = false;
     std::uint32_t grid_factor = 0;
-    std::uint32_t size_bucket = 0;
+    std::uint32_t size_bucket = 0;   // tuning on: the work's size bucket; off: 0 (the plan does not depend on it)
+    std::uint32_t generation = 0;    // tuning on: the database's generation, so a new record is seen
     std::uint64_t dynamic_shared = 0;
     std::uint64_t min_efficient_block = 0;
 
     friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
         return a.device == b.device && a.kernel == b.kernel && a.planned == b.planned && a.kind == b.kind &&
                a.grid == b.grid && a.spread_small_work == b.spread_small_work && a.grid_factor == b.grid_factor &&
-               a.size_bucket == b.size_bucket && a.dynamic_shared == b.dynamic_shared &&
+               a.size_bucket == b.size_bucket && a.generation == b.generation && a.dynamic_shared == b.dynamic_shared &&
                a.min_efficient_block == b.min_efficient_block;
     }
 };
@@ -183,6 +198,7 @@ struct launch_key_hash {
         const auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t>{}(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); };
         mix(k.dynamic_shared);
         mix(k.min_efficient_block);
+        mix(k.generation);
         mix((std::uint64_t{k.size_bucket} << 32) | (std::uint64_t{k.grid_factor} << 8) | (std::uint64_t{k.planned} << 7) |
             (std::uint64_t{k.spread_small_work} << 6) | (static_cast<std::uint64_t>(k.grid) << 3) | static_cast<std::uint64_t>(k.kind));
         return h;
@@ -192,6 +208,7 @@ struct launch_key_hash {
 // Everything a launch needs once its key is known. Pointers into the caches stay valid forever.
 struct launch_entry {
     int device = -1;
+    const void* address = nullptr;  // the kernel
     const device_limits* limits = nullptr;
     kernel_state* kernel = nullptr;
     launch_recipe recipe{};  // planned work: the block and grid policy (recipe.threads 0: none runs)

@@ -21,6 +21,7 @@
 #include "device_state.hpp"
 #include "kernel_arguments.hpp"
 #include "launch_error.hpp"
+#include "tuning.hpp"
 
 namespace wavefit {
 
@@ -95,6 +96,11 @@ inline launch_key key_for(int device, const void* kernel) noexcept {
 inline launch_key key_for(int device, const void* kernel, const work& w) noexcept {
     launch_key key = key_for(device, kernel);
     key.planned = true;
+    // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
+    if (tuning_active()) {
+        key.size_bucket = size_bucket(w.size());
+        key.generation = tuning_state::get().generation();
+    }
     key.kind = w.kind;
     key.grid = w.options.grid;
     key.spread_small_work = w.options.spread_small_work;
@@ -106,16 +112,23 @@ inline launch_key key_for(int device, const void* kernel, const work& w) noexcep
     return key;
 }
 
-// The entry for `key`: the device's limits, the kernel's state and, for planned work, its recipe.
-// Kernel attributes are per device, so they are read with the launch's device current.
-inline launch_entry make_entry(const launch_key& key, const launch_device& where, backend::stream_type stream, const work* w) {
+// The entry for `key`: the device's limits, the kernel's state and, for planned work, its recipe:
+// the plan's, or while tuning is on a tuned one (`tune_here`, when given, runs the kernel with the
+// caller's arguments to tune in place). Kernel attributes are per device, so they are read with the
+// launch's device current.
+inline launch_entry make_entry(const launch_key& key, const launch_device& where, backend::stream_type stream, const work* w,
+                               const launch_arguments* tune_here) {
     launch_entry e;
     e.device = key.device;
+    e.address = key.kernel;
     e.limits = &cached_device_limits(key.device);
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
     if (on_device.error() != backend::success) throw query_exception{{on_device.error(), "making the stream's device current"}};
     e.kernel = &cached_kernel_state(key.device, key.kernel, stream, *e.limits);
-    if (w != nullptr) e.recipe = planned_recipe(*e.limits, e.kernel->resources, *w);
+    if (w != nullptr) {
+        e.recipe = planned_recipe(*e.limits, e.kernel->resources, *w);
+        if (e.recipe.threads != 0 && tuning_active()) e.recipe = tuned_or_planned(e, *w, e.recipe, tune_here, stream);
+    }
     return e;
 }
 
@@ -127,9 +140,9 @@ inline void out_of_memory(launch_result& r) noexcept {
 
 // The entry of a launch, or nullptr with `r` saying why (a failed runtime query).
 inline const launch_entry* resolve(const launch_key& key, const launch_device& where, backend::stream_type stream,
-                                   const work* w, launch_result& r) noexcept {
+                                   const work* w, launch_result& r, const launch_arguments* tune_here = nullptr) noexcept {
     try {
-        return &launch_cache::get(key, [&] { return make_entry(key, where, stream, w); });
+        return &launch_cache::get(key, [&] { return make_entry(key, where, stream, w, tune_here); });
     } catch (const query_exception& q) {
         fail_runtime(r, q.failure.code, std::string(q.failure.what) + " on device " + std::to_string(key.device));
         r.device = "device " + std::to_string(key.device);
@@ -180,16 +193,11 @@ inline void reject_infeasible(launch_result& r, const launch_entry& e, const wor
 
 // CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
 inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
-    kernel_state& k = *e.kernel;
-    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return true;
-    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
-    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_relaxed)) return true;
-    if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(bytes)); err != backend::success) {
-        fail_runtime(r, err, "to raise the dynamic shared memory limit of " + k.name + " to " + bytes_text(bytes));
+    if (const backend::error_type err = raise_dynamic_shared(*e.kernel, kernel, bytes); err != backend::success) {
+        fail_runtime(r, err, "to raise the dynamic shared memory limit of " + e.kernel->name + " to " + bytes_text(bytes));
         name_failure(r, e);
         return false;
     }
-    k.dynamic_shared_limit.store(bytes, std::memory_order_release);
     return true;
 }
 
@@ -266,6 +274,7 @@ const void* kernel_address(Kernel* kernel) noexcept {
     return reinterpret_cast<const void*>(kernel);
 }
 
+
 }  // namespace detail
 
 // Launches `kernel` with an explicit configuration. Returns the outcome instead of throwing.
@@ -296,7 +305,9 @@ launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stre
         detail::launch_device where;
         if (!detail::find_launch_device(stream, where, r)) return r;
         const void* address = detail::kernel_address(kernel);
-        const detail::launch_entry* e = detail::resolve(detail::key_for(where.device, address, w), where, stream, &w, r);
+        // In WAVEFIT_TUNING=tune mode, the first launch of a (kernel, size bucket) may tune in place with these arguments.
+        const detail::launch_arguments here{address, packed.addresses(), stream};
+        const detail::launch_entry* e = detail::resolve(detail::key_for(where.device, address, w), where, stream, &w, r, &here);
         if (e == nullptr) return r;
         if (e->recipe.threads == 0) {
             detail::reject_infeasible(r, *e, w);
@@ -327,6 +338,65 @@ launch_result try_launch(void (*kernel)(Params...), std::uint64_t elements, back
 template <class... Params, class... Args>
 launch_result try_launch(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) noexcept {
     return try_launch(kernel, work::over(extent), stream, std::forward<Args>(args)...);
+}
+
+// Tunes `kernel` for `w` on `stream`: runs it with `args` in each candidate configuration (at most
+// 64; about half a second of device time), chooses the fastest if it beats the plan by more than the
+// measured noise, keeps the record for this process (planned launches use it while tuning is on:
+// WAVEFIT_TUNING=use or set_tuning_mode) and adds it to WAVEFIT_TUNING_FILE when that is set.
+// The kernel runs many times with these arguments: unless it is idempotent (its outputs do not
+// depend on its earlier outputs), pass scratch buffers.
+template <class... Params, class... Args>
+tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) {
+    tuning_result out;
+    try {
+        detail::packed_arguments<Params...> packed(std::forward<Args>(args)...);
+        if (w.is_empty()) {
+            out.message = "nothing to tune: the work is empty";
+            return out;
+        }
+        launch_result r;
+        detail::launch_device where;
+        const void* address = detail::kernel_address(kernel);
+        const detail::launch_entry* e = detail::find_launch_device(stream, where, r)
+                                            ? detail::resolve(detail::key_for(where.device, address), where, stream, nullptr, r)
+                                            : nullptr;
+        if (e == nullptr) {
+            out.message = r.message;
+            return out;
+        }
+        tuning_record record;
+        if (!detail::tuning_key_for(*e, w, record.key)) {
+            out.message = "the runtime gives " + e->kernel->name + " no name to key a tuning record by";
+            return out;
+        }
+        const backend::device_guard on_device(where.device, where.current, !where.is_current());
+        backend::error_type err = on_device.error();
+        if (err == backend::success) err = detail::raise_dynamic_shared(*e->kernel, address, w.options.dynamic_shared);
+        if (err != backend::success) {
+            (void)backend::take_last_error();
+            out.message = "preparing the launches failed: " + detail::runtime_error_text(err);
+            return out;
+        }
+        const detail::launch_arguments a{address, packed.addresses(), stream};
+        out = detail::measure_and_choose(*e->limits, e->kernel->resources, w,
+                                         [a](const launch_config& c) { return detail::launch_candidate(a, c); }, stream, record);
+        if (out.ok) detail::tuning_state::get().store(record);
+    } catch (const std::bad_alloc&) {
+        out.ok = false;
+        out.message = "out of memory while tuning";
+    }
+    return out;
+}
+
+template <class... Params, class... Args>
+tuning_result tune(void (*kernel)(Params...), std::uint64_t elements, backend::stream_type stream, Args&&... args) {
+    return tune(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
+}
+
+template <class... Params, class... Args>
+tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) {
+    return tune(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 
 // The throwing forms: the same as try_launch, raising wavefit::launch_error on failure. A launch
