@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Turns --preset NAME / --device N into the device_limits every subcommand plans against.
+// The device a command plans against: the one factory that turns --preset NAME, --device N or a
+// code object's GPU target into a selected_device.
 #pragma once
 
-#include <string>  // labels
+#include <optional>     // a target no preset models
+#include <string>       // labels
+#include <string_view>  // targets
 
 #include <wavefit/device_limits.hpp>
+#include <wavefit/presets.hpp>
 
 #include "arguments.hpp"
 #include "device_catalog.hpp"
@@ -21,7 +25,15 @@ struct selected_device {
 // not have, or --device in a build without a GPU backend. `choice` must be given().
 selected_device select_device(const device_choice& choice, const device_catalog& catalog = visible_devices());
 
+// select_device for commands that read AMD code objects: also a usage_error for an NVIDIA device.
+selected_device select_amd_device(const device_choice& choice, const device_catalog& catalog = visible_devices());
+
+// The preset that models code compiled for `target` ("gfx90a:xnack-" -> mi250x), if any.
+std::optional<selected_device> device_for_target(std::string_view target);
+
 // The preset names, comma-separated, for messages that list what --preset accepts.
 std::string preset_names();
+// The same for the AMD presets only.
+std::string amd_preset_names();
 
 }  // namespace wavefit::cli

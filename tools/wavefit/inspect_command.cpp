@@ -14,10 +14,13 @@
 #include <wavefit/plan.hpp>
 
 #include "commands.hpp"
+#include "device_selection.hpp"
 #include "json_writer.hpp"
-#include "kernel_file.hpp"
+#include "kernel_names.hpp"
+#include "kernel_notes.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
+#include "terminal_text.hpp"
 
 namespace wavefit::cli {
 namespace {
@@ -48,14 +51,11 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
         if (added) {
             target_group g;
             g.target = k->kernel.target;
-            if (preset) {
-                g.device = preset;
-                g.note = target_note(preset->limits, k->kernel);
-            } else if (const presets::preset* p = presets::preset_for_arch(g.target)) {
-                g.device = selected_device{p->limits, "preset " + std::string(p->key), std::string(p->key)};
-                g.note = target_note(p->limits, k->kernel);
+            g.device = preset ? preset : device_for_target(g.target);
+            if (g.device) {
+                g.note = target_note(g.device->limits, k->kernel);
             } else {
-                g.note = kernel_note{false, "no preset models " + printable(g.target) +
+                g.note = kernel_note{false, "no preset models " + terminal_safe(g.target) +
                                                 ": pass --preset NAME to see the occupancy on a device"};
             }
             groups.push_back(std::move(g));
@@ -147,9 +147,9 @@ std::string rows_text(const device_limits& d, const std::vector<occupancy_report
 
 std::string kernel_text(const kernel_report& r) {
     const code_object_kernel& k = r.kernel->kernel;
-    std::string text = "\n" + printable(r.kernel->demangled) + "\n";
+    std::string text = "\n" + terminal_safe(r.kernel->demangled) + "\n";
     text_table table({align::left, align::left});
-    if (r.kernel->demangled != k.name) table.add_row({"    mangled", printable(k.name)});
+    if (r.kernel->demangled != k.name) table.add_row({"    mangled", terminal_safe(k.name)});
     table.add_row({"    registers", registers_text(k)});
     table.add_row(
         {"    static LDS", k.group_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.group_segment_fixed_size)});
@@ -175,7 +175,7 @@ command_output run(const inspect_request& r) {
         throw usage_error("--kernel: no kernel named " + cli::quoted(r.kernel.value_or("")) + " in " + one_line(r.file) +
                           "; its kernels: " + names_text(all_kernels(kernels)));
     std::optional<selected_device> preset;
-    if (r.preset) preset = amd_device(device_choice{r.preset, std::nullopt});
+    if (r.preset) preset = select_amd_device(device_choice{r.preset, std::nullopt});
 
     const std::vector<target_group> groups = group_by_target(shown, preset);
     if (r.json) {
@@ -187,13 +187,13 @@ command_output run(const inspect_request& r) {
         return {json.finish(), {}, 0};
     }
 
-    std::string text = printable(r.file) + ": " + detail::plural(shown.size(), "kernel");
-    if (r.kernel) text += " named " + printable(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
+    std::string text = terminal_safe(r.file) + ": " + detail::plural(shown.size(), "kernel");
+    if (r.kernel) text += " named " + terminal_safe(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
     for (std::size_t i = 0; i < groups.size(); ++i)
-        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + printable(groups[i].target);
+        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + terminal_safe(groups[i].target);
     text += "\n";
     for (const target_group& g : groups) {
-        text += "\n== " + printable(g.target);
+        text += "\n== " + terminal_safe(g.target);
         if (g.device) text += " on " + device_text(g.device->limits) + ", preset " + g.device->preset;
         text += " ==\n";
         if (g.note) text += notes_text({*g.note}, "");
