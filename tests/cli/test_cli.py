@@ -474,6 +474,32 @@ class PlanCommand(CliAssertions, unittest.TestCase):
             self.assertRegex(result.out, rf"(?m)^{label}\s+\S", result.describe())
         self.assertRegex(result.out, r"(?m)^grid-stride\s+yes", result.describe())
 
+    def test_the_reason_row_says_why_without_repeating_the_rows_above_it(self):
+        cases = {
+            ("--preset", "mi300x", "--elements", "2^33", "--regs", "96"):
+                "the smallest block of at least 256 threads that reaches the best occupancy; "
+                "grid x clamped by the 2^32-1 work-items-per-dimension dispatch limit",
+            ("--preset", "mi300x", "--elements", "38912"):
+                "smaller than the best-occupancy block (256) so that 38912 elements spread over 304 of the 304 CUs; "
+                "one thread per element",
+            ("--preset", "mi300x", "--elements", "1M", "--kernel-max-threads", "128"):
+                "the largest block that reaches the best occupancy; larger blocks exceed the kernel's bound; "
+                "one thread per element",
+            ("--preset", "mi300x", "--extent", "100000,100000,100"):
+                "the smallest block of at least 256 threads that reaches the best occupancy; "
+                "grid y clamped by the device's maximum grid y",
+            ("--preset", "mi300x", "--elements", "0"):
+                "the smallest block of at least 256 threads that reaches the best occupancy",
+        }
+        for args, why in cases.items():
+            with self.subTest(args=args):
+                result = run("plan", *args)
+                self.assert_exit(result, 0)
+                self.assertIn(f"\nreason       {why}\n", result.out, result.describe())
+                # The JSON reason keeps the whole sentence, numbers included.
+                doc, _ = self.plan_json(*args)
+                self.assertTrue(doc["reason"].startswith(f"block {doc['block'][0]} ("), doc["reason"])
+
     def test_plan_shows_warnings_of_the_planned_launch(self):
         doc, result = self.plan_json("--preset", "h200", "--elements", "1M", "--dynamic-shared", "100Ki")
         self.assertTrue(doc["valid"], result.describe())
