@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `wavefit inspect`: what the compiler decided for each kernel of a compiled AMD binary (registers,
 // LDS, scratch, launch bound) and what that means on a device: the recommended block and the
-// occupancy of every block size, without a GPU. Spills get a warning, since on AMD they are usually
-// the price of a launch bound larger than the blocks the kernel is launched with.
+// occupancy of every block size, without a GPU, one group per target id. With --preset it also
+// says whether the binary can run on that device at all (a negative verdict, exit 1, when no build
+// of the kernels shown loads there), as docs/cli.md "wavefit inspect" describes.
 #include <algorithm>      // std::max
 #include <optional>       // the preset of a target, if any
 #include <string>         // text
 #include <unordered_map>  // kernels by target
+#include <unordered_set>  // distinct target ids
 #include <vector>         // groups, rows
 
 #include <wavefit/detail/text.hpp>
@@ -18,6 +20,7 @@
 #include "json_writer.hpp"
 #include "kernel_names.hpp"
 #include "kernel_notes.hpp"
+#include "list_text.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
 #include "terminal_text.hpp"
@@ -42,18 +45,19 @@ struct kernel_report {
     std::vector<kernel_note> notes;  // the group's note first, then the kernel's own
 };
 
+// Groups by full target id: xnack+ and xnack- builds of one kernel differ (registers, scratch).
 std::vector<target_group> group_by_target(const std::vector<const named_kernel*>& kernels,
                                           const std::optional<selected_device>& preset) {
     std::vector<target_group> groups;
-    std::unordered_map<std::string_view, std::size_t> index;  // target -> group
+    std::unordered_map<std::string_view, std::size_t> index;  // target id -> group
     for (const named_kernel* k : kernels) {
-        const auto [at, added] = index.emplace(k->kernel.target, groups.size());
+        const auto [at, added] = index.emplace(k->kernel.target_id, groups.size());
         if (added) {
             target_group g;
-            g.target = k->kernel.target;
+            g.target = k->kernel.target_id;
             g.device = preset ? preset : device_for_target(g.target);
             if (g.device) {
-                g.note = target_note(g.device->limits, k->kernel);
+                g.note = target_note(*g.device, k->kernel);
             } else {
                 g.note = kernel_note{false, "no preset models " + terminal_safe(g.target) +
                                                 ": pass --preset NAME to see the occupancy on a device"};
@@ -63,6 +67,26 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
         groups[at->second].kernels.push_back(k);
     }
     return groups;
+}
+
+// With --preset: why no shown build loads on the device (one line, without "wavefit: "), or
+// nothing when one does. Generic targets ("gfx9-4-generic") are not judged.
+std::optional<std::string> load_verdict(const std::vector<const named_kernel*>& shown, const selected_device& device,
+                                        const std::string& subject) {
+    std::vector<std::string> ids;
+    std::unordered_set<std::string_view> seen;
+    const named_kernel* same_processor = nullptr;
+    for (const named_kernel* k : shown) {
+        const build_fit fit = suitability(device, k->kernel);
+        if (fit == build_fit::loads || detail::ifind(k->kernel.target, "-generic") != detail::text_npos) return std::nullopt;
+        if (fit == build_fit::same_processor && same_processor == nullptr) same_processor = k;
+        if (seen.insert(k->kernel.target_id).second) ids.push_back(terminal_safe(k->kernel.target_id));
+    }
+    const std::string where = subject + " cannot run on " + std::string(device.limits.name.view()) + " (" + device.label + "): ";
+    const std::string why = same_processor != nullptr
+                                ? feature_mismatch_text(device, same_processor->kernel.target_id)
+                                : "it holds code for " + and_list(ids) + ", none for " + std::string(device.limits.arch.view());
+    return where + why + "; the HIP runtime fails there with hipErrorNoBinaryForGpu (error 209)";
 }
 
 kernel_report report_of(const target_group& g, const named_kernel& k) {
@@ -175,7 +199,17 @@ command_output run(const inspect_request& r) {
         throw usage_error("--kernel: no kernel named " + cli::quoted(r.kernel.value_or("")) + " in " + one_line(r.file) +
                           "; its kernels: " + names_text(all_kernels(kernels)));
     std::optional<selected_device> preset;
-    if (r.preset) preset = select_amd_device(device_choice{r.preset, std::nullopt});
+    std::optional<std::string> verdict;
+    if (r.preset) {
+        preset = select_amd_device(device_choice{r.preset, std::nullopt});
+        const std::string subject = r.kernel ? cli::quoted(*r.kernel) + " in " + terminal_safe(r.file) : terminal_safe(r.file);
+        verdict = load_verdict(shown, *preset, subject);
+    }
+    command_output result;
+    if (verdict) {
+        result.err = "wavefit: " + *verdict + "\n";
+        result.exit_code = 1;
+    }
 
     const std::vector<target_group> groups = group_by_target(shown, preset);
     if (r.json) {
@@ -183,8 +217,19 @@ command_output run(const inspect_request& r) {
         json.begin_object().key("kernels").begin_array();
         for (const target_group& g : groups)
             for (const named_kernel* k : g.kernels) write_kernel(json, g, report_of(g, *k));
-        json.end_array().end_object();
-        return {json.finish(), {}, 0};
+        json.end_array();
+        if (preset) {
+            json.key("device").begin_object();
+            json.key("preset").value(preset->preset);
+            json.key("target_id").value(preset->target_id);
+            json.key("loads").value(!verdict);
+            json.key("message");
+            if (verdict) json.value(*verdict);
+            else json.null();
+            json.end_object();
+        }
+        result.out = json.end_object().finish();
+        return result;
     }
 
     std::string text = terminal_safe(r.file) + ": " + detail::plural(shown.size(), "kernel");
@@ -194,7 +239,7 @@ command_output run(const inspect_request& r) {
     text += "\n";
     for (const target_group& g : groups) {
         text += "\n== " + terminal_safe(g.target);
-        if (g.device) text += " on " + device_text(g.device->limits) + ", preset " + g.device->preset;
+        if (g.device) text += " on " + device_text(g.device->limits) + ", " + g.device->label;
         text += " ==\n";
         if (g.note) text += notes_text({*g.note}, "");
         for (const named_kernel* k : g.kernels) {
@@ -203,7 +248,8 @@ command_output run(const inspect_request& r) {
             text += kernel_text(report);
         }
     }
-    return {text, {}, 0};
+    result.out = text;
+    return result;
 }
 
 }  // namespace wavefit::cli

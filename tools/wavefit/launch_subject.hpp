@@ -29,7 +29,7 @@ struct launch_subject {
 // the name or the device does not work out.
 launch_subject launch_subject_for(const device_choice& device, const kernel_choice& kernel);
 
-// "kernel": {"file", "name", "demangled", "target", "preset", "notes"} when the subject came from --kernel.
+// "kernel": {"file", "name", "demangled", "target", "target_id", "preset", "notes"} when the subject came from --kernel.
 void write_kernel_json(json_writer& json, const launch_subject& s);
 
 // The kernel line and its notes for text output ("" without --kernel).
