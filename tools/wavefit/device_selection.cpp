@@ -25,6 +25,12 @@ selected_device preset_device(const presets::preset& p, const target_id& device)
     return s;
 }
 
+// `device` with the settings `wanted` names (xnack+, sramecc-); those it leaves out stay.
+void apply_settings(target_id& device, const target_id& wanted) {
+    if (wanted.xnack != feature_setting::any) device.xnack = wanted.xnack;
+    if (wanted.sramecc != feature_setting::any) device.sramecc = wanted.sramecc;
+}
+
 // --preset NAME:FEATURES: the features applied to the preset's default target id.
 target_id device_target_id(const presets::preset& p, std::string_view features, std::string_view typed) {
     target_id device = default_device_target_id(p.limits.arch.view());
@@ -40,8 +46,7 @@ target_id device_target_id(const presets::preset& p, std::string_view features, 
     if ((given.xnack != feature_setting::any && !has.xnack) || (given.sramecc != feature_setting::any && !has.sramecc))
         throw usage_error(prefix + device_text(p.limits) + " has no " +
                           (given.xnack != feature_setting::any && !has.xnack ? "xnack" : "sramecc") + " setting");
-    if (given.xnack != feature_setting::any) device.xnack = given.xnack;
-    if (given.sramecc != feature_setting::any) device.sramecc = given.sramecc;
+    apply_settings(device, given);
     return device;
 }
 
@@ -99,10 +104,7 @@ std::optional<selected_device> preset_running(const selected_device& device, std
     target_id settings;
     if (p == nullptr || !parse_target_id(device.target_id, settings)) return std::nullopt;
     target_id code;
-    if (parse_target_id(code_target_id, code)) {
-        if (code.xnack != feature_setting::any) settings.xnack = code.xnack;
-        if (code.sramecc != feature_setting::any) settings.sramecc = code.sramecc;
-    }
+    if (parse_target_id(code_target_id, code)) apply_settings(settings, code);
     return preset_device(*p, settings);
 }
 
