@@ -100,6 +100,9 @@ std::optional<kernel_note> target_note(const selected_device& device, const code
         return kernel_note{true, mismatch + ": the HIP runtime would not load it (hipErrorNoBinaryForGpu); the numbers "
                                             "apply this build's resources to " + device_text(d)};
     }
+    if (detail::ifind(k.target, "-generic") != detail::text_npos)
+        return kernel_note{false, target + " is a generic target, which loads on a family of processors; whether " +
+                                      device_text(d) + " is one of them is not checked"};
     if (fit == presets::target_match::same_model)
         return kernel_note{false, target + " is modelled as " + device_text(d) + ", which has the same register and LDS "
                                       "model; a " + target + " code object does not load on a " +
