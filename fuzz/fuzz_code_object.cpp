@@ -7,7 +7,8 @@
 //     (libFuzzer's -timeout and -rss_limit_mb catch loops and allocations out of proportion);
 //   * what it returns is consistent: at least one kernel, every kernel with a plausible target id
 //     ("gfx...", printable), a code-object offset inside the input, and names no longer than the input;
-//   * the kernels' resources go through planning for the matching preset without trouble.
+//   * the kernels' resources go through planning for the matching preset without trouble, and their
+//     target ids through the load check (target_id.hpp) against the target's default device.
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <wavefit/code_object.hpp>
 #include <wavefit/plan.hpp>
 #include <wavefit/presets.hpp>
+#include <wavefit/target_id.hpp>
 #include <wavefit/validate.hpp>
 
 namespace {
@@ -65,6 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const wavefit::launch_plan p = wavefit::plan(*d, r, std::uint64_t{1} << 20);
             if (p.feasible && !p.ok()) finding("a feasible plan for a read kernel fails validation");
             (void)wavefit::plan_reason(p, *d, r);
+            if (wavefit::detail::vgpr_budget_for_bound(*d, k.max_flat_workgroup_size) > d->max_registers_per_thread)
+                finding("a VGPR budget above what a thread may have", k.name);
+        }
+        wavefit::target_id id;
+        if (wavefit::parse_target_id(k.target_id, id)) {
+            if (id.processor != k.target) finding("the parsed processor is not the target", k.target_id);
+            (void)wavefit::loads_on(id, wavefit::default_device_target_id(id.processor));
         }
     }
     return 0;

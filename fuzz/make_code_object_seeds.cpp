@@ -73,5 +73,14 @@ int main(int argc, char** argv) {
     write(dir, "host_elf_rdc_bundle_section",
           cob::host_elf({{"__CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa-gfx90a", cob::bytes{'B', 'C', 0xc0, 0xde}}}));
     write(dir, "compressed_bundle", cob::bytes{'C', 'C', 'O', 'B', 1, 0, 0, 0});
+    // An executable whose kernels are in the shared libraries it links (DT_NEEDED), and one that
+    // also carries its own device code; xnack+ and xnack- builds of one kernel in one bundle.
+    write(dir, "host_elf_linking_libraries",
+          cob::host_elf_linking({"libkernels.so", "libamdhip64.so.6", "libc.so.6"}, {{".text", cob::bytes(16, 0x90)}}));
+    write(dir, "host_elf_linking_with_fatbin",
+          cob::host_elf_linking({"libkernels.so"}, {{".hip_fatbin", cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", one}})}}));
+    write(dir, "bundle_xnack_builds",
+          cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack+"))},
+                       {"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack-"))}}));
     return 0;
 }

@@ -260,6 +260,30 @@ inline void read_bundles(byte_view region, const char* what, kernel_collection& 
     });
 }
 
+// Why a host ELF without device code may still launch kernels: the shared libraries it links
+// (DT_NEEDED), less the C, C++ and GPU runtimes, which hold no application kernels.
+inline std::string linked_libraries_hint(const elf_file& f) {
+    constexpr std::string_view runtimes[] = {"libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "libpthread.so",
+                                             "libdl.so", "librt.so", "ld-linux", "libc++.so", "libc++abi.so",
+                                             "libunwind.so", "libatomic.so", "libgomp.so", "libamdhip64.so",
+                                             "libhsa-runtime64.so", "libamd_comgr.so", "libcudart.so", "libcuda.so"};
+    constexpr std::size_t shown = 8;
+    const std::vector<std::string_view> needed = elf_needed_libraries(f, 64);
+    std::string listed;
+    std::size_t count = 0;
+    for (const std::string_view lib : needed) {
+        bool runtime = false;
+        for (const std::string_view r : runtimes) runtime = runtime || lib.substr(0, r.size()) == r;
+        if (runtime) continue;
+        if (count++ < shown) listed += (listed.empty() ? "" : ", ") + printable(lib);
+    }
+    if (count > shown) listed += " (and " + std::to_string(count - shown) + " more)";
+    if (!listed.empty())
+        return "; its device code may sit in a shared library it links: " + listed + " (read that library instead)";
+    if (!needed.empty()) return " (not a HIP binary, or no kernels were compiled into it; it links only the C, C++ and GPU runtimes)";
+    return " (not a HIP binary, or no kernels were compiled into it)";
+}
+
 // A host ELF (object, executable, shared library): device code is in .hip_fatbin (offload bundles,
 // one per translation unit) or, in objects compiled with -fgpu-rdc, in one section per target named
 // "__CLANG_OFFLOAD_BUNDLE__<entry id>".
@@ -279,7 +303,7 @@ inline void read_host_elf(const elf_file& f, kernel_collection& out) {
         if (fatbin) read_bundles(f.contents(s, ".hip_fatbin section"), ".hip_fatbin", out);
         else read_bundle_entry(s.name.substr(offload_bundle_magic.size()), f.contents(s, "offload bundle section"), out);
     }
-    if (!any) fail("no device code: the ELF file has no .hip_fatbin section (not a HIP binary, or no kernels were compiled into it)");
+    if (!any) fail("no device code: the ELF file has no .hip_fatbin section" + linked_libraries_hint(f));
 }
 
 }  // namespace detail

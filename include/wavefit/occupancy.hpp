@@ -119,6 +119,21 @@ constexpr std::uint32_t scalar_register_block_limit(const device_limits& d, std:
     return blocks_from(waves_per_simd * d.simds_per_cu, waves_per_block);
 }
 
+// The most vector registers per thread the compiler gives a kernel built for blocks of up to
+// `bound_threads` threads: a block's waves must fit on the CU together, so each SIMD's register
+// file is split between ceil(waves / SIMDs) of them (LLVM AMDGPUBaseInfo getMaxNumVGPRs with the
+// waves per EU that getWavesPerEUForWorkGroup derives from the flat work-group size). On gfx90a and
+// gfx942: 128 at 1024 threads, 256 at 512, 512 at 256 or fewer. 0 when the device has no register model.
+constexpr std::uint32_t vgpr_budget_for_bound(const device_limits& d, std::uint64_t bound_threads) noexcept {
+    if (d.registers_per_simd_lane == 0 || d.simds_per_cu == 0 || d.wave_size == 0) return 0;
+    const std::uint64_t waves = ceil_div(max_u64(1, bound_threads), d.wave_size);
+    const std::uint64_t waves_per_simd = ceil_div(waves, d.simds_per_cu);
+    std::uint64_t budget = d.registers_per_simd_lane / waves_per_simd;
+    if (d.register_granule != 0) budget = align_down(budget, d.register_granule);
+    if (d.max_registers_per_thread != 0) budget = min_u64(budget, d.max_registers_per_thread);
+    return clamp_to_u32(budget);
+}
+
 }  // namespace detail
 
 // Residency of `block_threads`-thread blocks of kernel `k` on device `d` with `dynamic_shared`

@@ -405,6 +405,54 @@ constexpr launch_config problems_config(const launch_plan& p, const device_limit
     return p.feasible ? p.config() : detail::smallest_launch(d, k, p.dynamic_shared);
 }
 
+namespace detail {
+
+// The phrases of plan_reason, also for output that shows the plan's fields beside them (the CLI).
+
+// The rule that chose p's block, without the numbers the plan holds itself ("the smallest block of
+// at least 256 threads that reaches the best occupancy"). `p` must be feasible.
+inline std::string block_rule_phrase(const launch_plan& p, const device_limits& d) {
+    switch (p.rule) {
+        case block_rule::best_occupancy:
+            return "the smallest block of at least " + num(p.min_efficient_block) +
+                   " threads that reaches the best occupancy";
+        case block_rule::best_occupancy_below_min:
+            return "the largest block that reaches the best occupancy";
+        case block_rule::spread_small_work:
+            return "so that " + plural(p.elements, "element") + " spread over " +
+                   num(min_u64(d.compute_units, ceil_div(p.elements, d.wave_size))) + " of the " + num(d.compute_units) +
+                   " " + std::string(d.cu_word()) + "s";
+        case block_rule::kernel_bound_below_wave:
+            return "the kernel's own bound, below one " + num(d.wave_size) + "-thread " + std::string(d.wave_word());
+        case block_rule::tuned: return "was measured fastest on this device (a tuning record)";
+    }
+    return {};
+}
+
+// What the best_occupancy_below_min rule adds: why no larger block was taken.
+inline std::string larger_blocks_phrase(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
+    return std::string("larger blocks ") +
+           (p.block.volume() >= kernel_max_threads(d, k) ? "exceed the kernel's bound" : "reach less");
+}
+
+// Why grid axis `a` was clamped to p.grid[a] (after "clamped to N"), "" when it was not.
+inline std::string grid_clamp_phrase(const launch_plan& p, const device_limits& d, int a) {
+    switch (p.clamps[a]) {
+        case grid_clamp::none: return {};
+        case grid_clamp::dispatch_work_item_limit: return " by the 2^32-1 work-items-per-dimension dispatch limit";
+        case grid_clamp::saturated:
+            return " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + std::string(d.cu_word()) +
+                   " busy, as plan_options::grid asked)";
+        case grid_clamp::device_grid_limit: return " by the device's maximum grid " + std::string(axis_name(a));
+        case grid_clamp::coarsened:
+            return std::string(" (a coarsened grid: several items per ") + (p.kind == work_kind::per_block ? "block" : "thread") +
+                   ", as plan_options::grid asked)";
+    }
+    return {};
+}
+
+}  // namespace detail
+
 // One or two sentences on why the plan looks the way it does.
 inline std::string plan_reason(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
     using detail::num;
@@ -425,26 +473,15 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
                             num(o.active_waves_per_cu) + " of " + num(o.max_waves_per_cu) + " " + wave + "s per " + cu +
                             ", limited by " + std::string(to_string(o.limited_by)) + ")";
     std::string text = "block " + num(threads) + " (" + detail::plural(detail::ceil_div(threads, d.wave_size), wave) + ")";
+    const std::string rule = detail::block_rule_phrase(p, d);
     switch (p.rule) {
         case block_rule::best_occupancy:
-            text += " is the smallest block of at least " + num(p.min_efficient_block) +
-                    " threads that reaches the best occupancy: " + occ;
-            break;
+        case block_rule::kernel_bound_below_wave: text += " is " + rule + ": " + occ; break;
         case block_rule::best_occupancy_below_min:
-            text += " is the largest block that reaches the best occupancy (" + occ + "); larger blocks " +
-                    (threads >= kernel_max_threads(d, k) ? "exceed the kernel's bound" : "reach less");
+            text += " is " + rule + " (" + occ + "); " + detail::larger_blocks_phrase(p, d, k);
             break;
-        case block_rule::spread_small_work:
-            text += " instead of " + num(p.occupancy_block) + " so that " + detail::plural(p.elements, "element") + " spread over " +
-                    num(detail::min_u64(d.compute_units, detail::ceil_div(p.elements, d.wave_size))) + " of the " +
-                    num(d.compute_units) + " " + cu + "s: " + occ;
-            break;
-        case block_rule::kernel_bound_below_wave:
-            text += " is the kernel's own bound, below one " + num(d.wave_size) + "-thread " + wave + ": " + occ;
-            break;
-        case block_rule::tuned:
-            text += " was measured fastest on this device (a tuning record): " + occ;
-            break;
+        case block_rule::spread_small_work: text += " instead of " + num(p.occupancy_block) + " " + rule + ": " + occ; break;
+        case block_rule::tuned: text += " " + rule + ": " + occ; break;
     }
     if (p.empty) return text + "; 0 elements: nothing to launch";
 
@@ -453,14 +490,7 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
     for (int a = 0; a < 3; ++a) {
         if (p.clamps[a] == grid_clamp::none) continue;
         clamped = true;
-        text += std::string(", ") + axis_name(a) + " clamped to " + num(p.grid[a]) +
-                (p.clamps[a] == grid_clamp::dispatch_work_item_limit ? " by the 2^32-1 work-items-per-dimension dispatch limit"
-                 : p.clamps[a] == grid_clamp::saturated
-                     ? " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + cu + " busy, as plan_options::grid asked)"
-                 : p.clamps[a] == grid_clamp::coarsened
-                     ? " (a coarsened grid: several items per " + std::string(p.kind == work_kind::per_block ? "block" : "thread") +
-                           ", as plan_options::grid asked)"
-                     : " by the device's maximum grid " + std::string(axis_name(a)));
+        text += std::string(", ") + axis_name(a) + " clamped to " + num(p.grid[a]) + detail::grid_clamp_phrase(p, d, a);
     }
     if (p.kind == work_kind::per_block) {
         if (p.grid_stride)

@@ -142,51 +142,72 @@ inline constexpr arch_representative representatives[] = {
     {"gfx1100", "rx7900xtx"}, {"sm_80", "a100"}, {"sm_90", "h100"}, {"sm_90a", "h100"},
 };
 
+namespace detail {
+
+// Lookups go through indices, not through pointers or range-for over the table: GCC cannot evaluate
+// a range-for's reference binding or a pointer-to-null comparison at compile time under
+// -fsanitize=null (part of -fsanitize=undefined), and the lookups must stay constant expressions.
+
+// The index of `key` in `all` (case-insensitive); all.size() if absent.
+constexpr std::size_t index_of(std::string_view key) noexcept {
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (wavefit::detail::iequals(all[i].key, key)) return i;
+    return all.size();
+}
+
+// The index of the representative entry for an ISA name; all.size() if none.
+constexpr std::size_t index_for_arch(std::string_view arch) noexcept {
+    const std::string_view isa = wavefit::detail::isa_name(arch);
+    for (std::size_t i = 0; i < sizeof(representatives) / sizeof(representatives[0]); ++i)
+        if (wavefit::detail::iequals(representatives[i].isa, isa)) return index_of(representatives[i].key);
+    return all.size();
+}
+
+}  // namespace detail
+
 // The table entry called `key` ("mi300x", case-insensitive), or nullptr.
 constexpr const preset* find_preset(std::string_view key) noexcept {
-    for (const preset& p : all)
-        if (wavefit::detail::iequals(p.key, key)) return &p;
-    return nullptr;
+    const std::size_t i = detail::index_of(key);
+    return i < all.size() ? &all[i] : nullptr;
 }
 
 // The representative entry for an ISA name ("gfx942:sramecc+:xnack-" -> mi300x), or nullptr.
 // Target features after ':' are ignored.
 constexpr const preset* preset_for_arch(std::string_view arch) noexcept {
-    const std::string_view isa = wavefit::detail::isa_name(arch);
-    for (const arch_representative& r : representatives)
-        if (wavefit::detail::iequals(r.isa, isa)) return find_preset(r.key);
-    return nullptr;
+    const std::size_t i = detail::index_for_arch(arch);
+    return i < all.size() ? &all[i] : nullptr;
 }
 
 // The limits of the preset called `key`, or nullptr.
 constexpr const device_limits* find(std::string_view key) noexcept {
-    const preset* p = find_preset(key);
-    return p != nullptr ? &p->limits : nullptr;
+    const std::size_t i = detail::index_of(key);
+    return i < all.size() ? &all[i].limits : nullptr;
 }
 
 // The limits of the representative device for an ISA name: gfx90a -> MI250X, gfx942 -> MI300X,
 // sm_90 -> H100; nullptr if unknown.
 constexpr const device_limits* find_by_arch(std::string_view arch) noexcept {
-    const preset* p = preset_for_arch(arch);
-    return p != nullptr ? &p->limits : nullptr;
+    const std::size_t i = detail::index_for_arch(arch);
+    return i < all.size() ? &all[i].limits : nullptr;
 }
 
-// Named references into the table, for code that means one device.
-inline constexpr const device_limits& mi210 = *find("mi210");
-inline constexpr const device_limits& mi250x = *find("mi250x");
-inline constexpr const device_limits& mi300a = *find("mi300a");
-inline constexpr const device_limits& mi300x = *find("mi300x");
-inline constexpr const device_limits& mi325x = *find("mi325x");
-inline constexpr const device_limits& mi355x = *find("mi355x");
-inline constexpr const device_limits& rx7900xtx = *find("rx7900xtx");
-inline constexpr const device_limits& a100 = *find("a100");
-inline constexpr const device_limits& h100 = *find("h100");
-inline constexpr const device_limits& h200 = *find("h200");
+// Named references into the table, for code that means one device (a key not in the table does
+// not compile: all[all.size()] is no constant expression).
+inline constexpr const device_limits& mi210 = all[detail::index_of("mi210")].limits;
+inline constexpr const device_limits& mi250x = all[detail::index_of("mi250x")].limits;
+inline constexpr const device_limits& mi300a = all[detail::index_of("mi300a")].limits;
+inline constexpr const device_limits& mi300x = all[detail::index_of("mi300x")].limits;
+inline constexpr const device_limits& mi325x = all[detail::index_of("mi325x")].limits;
+inline constexpr const device_limits& mi355x = all[detail::index_of("mi355x")].limits;
+inline constexpr const device_limits& rx7900xtx = all[detail::index_of("rx7900xtx")].limits;
+inline constexpr const device_limits& a100 = all[detail::index_of("a100")].limits;
+inline constexpr const device_limits& h100 = all[detail::index_of("h100")].limits;
+inline constexpr const device_limits& h200 = all[detail::index_of("h200")].limits;
 
 // The table entry `d` is, or nullptr for a device that is not a preset (a real GPU, say).
 constexpr const preset* preset_of(const device_limits& d) noexcept {
-    for (const preset& p : all)
-        if (&p.limits == &d) return &p;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (&all[i].limits == &d) return &all[i];
     return nullptr;
 }
 

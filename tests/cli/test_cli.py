@@ -54,7 +54,9 @@ EXPLAIN_KEYS = {"name", "code", "meaning", "causes", "fixes"}
 INSPECT_KEYS = {"target", "name", "demangled", "vgpr_count", "agpr_count", "sgpr_count", "static_shared", "scratch",
                 "max_threads", "wave_size", "preset", "recommended_block", "occupancy"}
 INSPECT_EXTRA_KEYS = {"target_id", "symbol", "vgpr_spill_count", "sgpr_spill_count", "uses_dynamic_stack", "notes"}
-KERNEL_KEYS = {"file", "name", "demangled", "target", "preset", "notes"}
+KERNEL_KEYS = {"file", "name", "demangled", "target", "target_id", "preset", "notes"}
+# inspect --preset P adds whether the binary loads on P.
+INSPECT_DEVICE_KEYS = {"preset", "target_id", "loads", "message"}
 PRESET_KEYS = {"name", "arch", "wave_size", "compute_units"}
 
 # What a sanitizer build prints when it finds a bug; the process may still exit 0/1/2.
@@ -474,6 +476,32 @@ class PlanCommand(CliAssertions, unittest.TestCase):
             self.assertRegex(result.out, rf"(?m)^{label}\s+\S", result.describe())
         self.assertRegex(result.out, r"(?m)^grid-stride\s+yes", result.describe())
 
+    def test_the_reason_row_says_why_without_repeating_the_rows_above_it(self):
+        cases = {
+            ("--preset", "mi300x", "--elements", "2^33", "--regs", "96"):
+                "the smallest block of at least 256 threads that reaches the best occupancy; "
+                "grid x clamped by the 2^32-1 work-items-per-dimension dispatch limit",
+            ("--preset", "mi300x", "--elements", "38912"):
+                "smaller than the best-occupancy block (256) so that 38912 elements spread over 304 of the 304 CUs; "
+                "one thread per element",
+            ("--preset", "mi300x", "--elements", "1M", "--kernel-max-threads", "128"):
+                "the largest block that reaches the best occupancy; larger blocks exceed the kernel's bound; "
+                "one thread per element",
+            ("--preset", "mi300x", "--extent", "100000,100000,100"):
+                "the smallest block of at least 256 threads that reaches the best occupancy; "
+                "grid y clamped by the device's maximum grid y",
+            ("--preset", "mi300x", "--elements", "0"):
+                "the smallest block of at least 256 threads that reaches the best occupancy",
+        }
+        for args, why in cases.items():
+            with self.subTest(args=args):
+                result = run("plan", *args)
+                self.assert_exit(result, 0)
+                self.assertIn(f"\nreason       {why}\n", result.out, result.describe())
+                # The JSON reason keeps the whole sentence, numbers included.
+                doc, _ = self.plan_json(*args)
+                self.assertTrue(doc["reason"].startswith(f"block {doc['block'][0]} ("), doc["reason"])
+
     def test_plan_shows_warnings_of_the_planned_launch(self):
         doc, result = self.plan_json("--preset", "h200", "--elements", "1M", "--dynamic-shared", "100Ki")
         self.assertTrue(doc["valid"], result.describe())
@@ -738,12 +766,22 @@ class CodeObjectSamples(CliAssertions):
     def linked_samples(self):
         return [os.path.join(SAMPLES, n) for n in self.LINKED_FILES if os.path.isfile(os.path.join(SAMPLES, n))]
 
-    def inspect_json(self, *args):
+    def inspect_json(self, *args, loads=True):
+        """inspect --json: exit 0 and nothing on stderr, or with --preset for a device the binary does
+        not load on (loads=False) exit 1 and the one-line verdict on stderr."""
         result = run("inspect", *args, "--json")
-        self.assert_exit(result, 0)
-        self.assertEqual(result.err, "", result.describe())
+        self.assert_exit(result, 0 if loads else 1)
         doc = self.json_of(result)
-        self.assert_keys(doc, {"kernels"}, result)
+        if "--preset" in args:
+            self.assert_keys(doc, {"kernels", "device"}, result)
+            self.assert_keys(doc["device"], INSPECT_DEVICE_KEYS, result)
+            self.assertEqual(doc["device"]["loads"], loads, result.describe())
+        else:
+            self.assert_keys(doc, {"kernels"}, result)
+        if loads:
+            self.assertEqual(result.err, "", result.describe())
+        else:
+            self.assertEqual(result.err, f"wavefit: {doc['device']['message']}\n", result.describe())
         for k in doc["kernels"]:
             self.assert_keys(k, INSPECT_KEYS | INSPECT_EXTRA_KEYS, result)
             for row in k["occupancy"]:
@@ -874,7 +912,8 @@ class InspectCommand(CodeObjectSamples, unittest.TestCase):
     def test_preset_applies_to_every_target_and_warns_where_the_code_would_not_load(self):
         path = self.sample("samples.hipfb")
         default, _ = self.inspect_json(path)
-        kernels, result = self.inspect_json(path, "--preset", "mi300x")
+        # No gfx942 code object inside: the verdict is negative, and the numbers are shown anyway.
+        kernels, result = self.inspect_json(path, "--preset", "mi300x", loads=False)
         self.assertEqual({k["preset"] for k in kernels}, {"mi300x"}, result.describe())
         for k in kernels:
             first = k["notes"][0] if k["notes"] else ""
@@ -908,11 +947,104 @@ class InspectCommand(CodeObjectSamples, unittest.TestCase):
         self.assert_exit(text, 0)
         self.assertIn("== gfx906 ==\nnote: no preset models gfx906", text.out, text.describe())
         self.assertNotIn("recommended block", text.out, text.describe())
-        kernels, result = self.inspect_json(path, "--preset", "mi210")
+        kernels, result = self.inspect_json(path, "--preset", "mi210", loads=False)
         for k in kernels:
             self.assertEqual(k["preset"], "mi210", result.describe())
             self.assertTrue(k["occupancy"] and k["recommended_block"], result.describe())
             self.assertTrue(k["notes"][0].startswith("compiled for gfx906, not for MI210 (gfx90a)"), result.describe())
+
+    def test_a_binary_without_code_for_the_presets_processor_cannot_run_there_exit_1(self):
+        path = self.sample("samples-gfx90a.co")
+        _, result = self.inspect_json(path, "--preset", "mi300x", loads=False)
+        for text in ("cannot run on MI300X (preset mi300x)", "holds code for gfx90a, none for gfx942",
+                     "hipErrorNoBinaryForGpu (error 209)"):
+            self.assertIn(text, result.err, result.describe())
+        text = run("inspect", path, "--preset", "mi300x")
+        self.assert_exit(text, 1)
+        self.assertEqual(text.err.count("\n"), 1, text.describe())
+        self.assertTrue(text.out.startswith(f"{path}: 13 kernels: 13 for gfx90a\n"), text.describe())
+        _, result = self.inspect_json(path, "--preset", "mi250x")
+        self.assertIsNone(self.json_of(result)["device"]["message"], result.describe())
+        # --kernel narrows the verdict to the kernels it names.
+        _, result = self.inspect_json(self.sample("samples.hipfb"), "--preset", "mi300x", "--kernel", "heavy_256", loads=False)
+        self.assertIn("'heavy_256' in ", result.err, result.describe())
+
+    def test_xnack_plus_code_cannot_run_on_a_device_with_xnack_off_unless_the_preset_says_xnack_plus(self):
+        path = self.sample("samples-gfx90a-xnack+.co")
+        kernels, result = self.inspect_json(path, "--preset", "mi250x", loads=False)
+        for text in ("built for gfx90a:xnack+, which loads only with XNACK on", "gfx90a:sramecc+:xnack-",
+                     "HSA_XNACK=1", "--preset mi250x:xnack+", "error 209"):
+            self.assertIn(text, result.err, result.describe())
+        self.assertTrue(all(k["notes"][0].startswith("built for gfx90a:xnack+") for k in kernels), result.describe())
+        for preset in ("mi250x:xnack+", "MI250X:sramecc+:xnack+"):
+            _, result = self.inspect_json(path, "--preset", preset)
+            self.assertEqual(self.json_of(result)["device"]["target_id"], "gfx90a:sramecc+:xnack+", result.describe())
+        _, result = self.inspect_json(path, "--preset", "mi250x:sramecc-:xnack+")
+        # A build for both settings loads anywhere; a build for the device's own settings too.
+        self.inspect_json(self.sample("samples-xnack.hipfb"), "--preset", "mi250x")
+        self.inspect_json(self.sample("samples-gfx90a.co"), "--preset", "mi250x:xnack+")
+
+    def test_preset_features_are_checked(self):
+        path = self.sample("samples-gfx90a.co")
+        self.assert_usage_error(run("inspect", path, "--preset", "mi300x:foo"), "'mi300x:foo'", "xnack+, xnack-, sramecc+")
+        self.assert_usage_error(run("inspect", path, "--preset", "mi300x:xnack+:xnack-"), "each at most once")
+        self.assert_usage_error(run("inspect", path, "--preset", "mi300x:xnack"), "'mi300x:xnack'")
+        self.assert_usage_error(run("inspect", path, "--preset", "rx7900xtx:xnack+"), "has no xnack setting")
+        self.assert_usage_error(run("inspect", path, "--preset", "h100:xnack+"), "has no target features")
+        self.assert_usage_error(run("inspect", path, "--preset", "mi400:xnack+"), "unknown preset")
+
+    def test_xnack_plus_and_minus_builds_are_shown_apart_under_their_target_ids(self):
+        path = self.sample("samples-xnack.hipfb")
+        kernels, result = self.inspect_json(path, "--kernel", "heavy_1024_spills")
+        self.assertEqual(sorted(k["target_id"] for k in kernels), ["gfx90a:xnack+", "gfx90a:xnack-"], result.describe())
+        self.assertTrue(all(k["preset"] == "mi250x" and not k["notes"][0].startswith("built for") for k in kernels),
+                        result.describe())
+        text = run("inspect", path, "--kernel", "heavy_1024_spills")
+        self.assert_exit(text, 0)
+        self.assertIn(": 1 for gfx90a:xnack+, 1 for gfx90a:xnack-\n", text.out, text.describe())
+        self.assertIn("\n== gfx90a:xnack+ on MI250X (gfx90a), preset mi250x:xnack+ ==\n", text.out, text.describe())
+        self.assertIn("\n== gfx90a:xnack- on MI250X (gfx90a), preset mi250x ==\n", text.out, text.describe())
+
+    def test_float16_kernels_are_demangled_and_found_by_their_plain_name(self):
+        path = self.sample("inspect_samples.hipfb")
+        kernels, result = self.inspect_json(path, "--kernel", "sgemm_16x16x16")
+        self.assertEqual([(k["target"], k["demangled"]) for k in kernels],
+                         [(t, "sgemm_16x16x16(_Float16 const*, _Float16 const*, float*)") for t in ("gfx90a", "gfx940")],
+                         result.describe())
+        self.assertEqual({k["name"] for k in kernels}, {"_Z14sgemm_16x16x16PKDF16_S0_Pf"}, result.describe())
+        kernels, result = self.inspect_json(path, "--kernel", "scale_half<_Float16>")
+        self.assertEqual({k["demangled"] for k in kernels}, {"void scale_half<_Float16>(_Float16*, _Float16, unsigned int)"},
+                         result.describe())
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:sgemm_16x16x16", "--block", "256")
+        self.assertEqual(doc["kernel"]["demangled"], "sgemm_16x16x16(_Float16 const*, _Float16 const*, float*)",
+                         result.describe())
+
+    def test_sgpr_spills_are_named_and_not_blamed_on_the_launch_bound(self):
+        path = self.sample("inspect_samples.hipfb")
+        kernels, result = self.inspect_json(path, "--kernel", "sgpr_heavy")
+        self.assertEqual(sorted({k["max_threads"] for k in kernels}), [64, 1024], result.describe())
+        for k in kernels:
+            with self.subTest(kernel=k["demangled"], target=k["target"]):
+                self.assertGreater(k["sgpr_spill_count"], 0, result.describe())
+                spill = [n for n in k["notes"] if n.startswith("spills ")]
+                self.assertEqual(len(spill), 1, result.describe())
+                self.assertTrue(spill[0].startswith(f"spills {k['sgpr_spill_count']} SGPRs: a wave can address at most "
+                                                    "102 SGPRs"), spill)
+                self.assertIn("whatever the launch bound", spill[0])
+                self.assertNotIn("may be forcing", spill[0])
+        # A smaller bound would change nothing: the same spills at 64 as at 1024 threads.
+        by_target = self.by_target(kernels)
+        for target, ks in by_target.items():
+            self.assertEqual(len({(k["sgpr_count"], k["sgpr_spill_count"]) for k in ks}), 1, f"{target}: {ks}")
+
+    def test_a_program_whose_kernels_sit_in_a_linked_library_names_that_library(self):
+        path = os.path.join(SAMPLES, "library_user")
+        if not os.path.isfile(path):
+            self.skipTest("no library_user sample (it needs libamdhip64)")
+        result = run("inspect", path)
+        self.assert_usage_error(result, "no .hip_fatbin section", "shared library it links: libsamples.so")
+        for runtime in ("libc.so", "libstdc++", "libamdhip64"):
+            self.assertNotIn(runtime, result.err, result.describe())
 
     def test_rdna_kernels_are_modelled_in_their_own_wave_size(self):
         for name, wave, vgprs, granule in (("isa_samples-gfx1100.co", 32, 1536, 24),
@@ -988,6 +1120,30 @@ class KernelFromFile(CodeObjectSamples, unittest.TestCase):
         doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_256", "--preset", "mi355x")
         self.assertTrue(any(n.startswith("compiled for gfx90a, not for MI355X (gfx950)") for n in doc["kernel"]["notes"]),
                         result.describe())
+
+    def test_xnack_builds_the_device_loads_are_used_and_the_note_says_which(self):
+        path = self.sample("samples-xnack.hipfb")
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_1024_spills", "--block", "256")
+        self.assertEqual((doc["kernel"]["target_id"], doc["kernel"]["preset"]), ("gfx90a:xnack-", "mi250x"), result.describe())
+        self.assertIn("compiled for gfx90a:xnack+ and gfx90a:xnack-: using the gfx90a:xnack- build, the one MI250X (gfx90a) "
+                      "loads with its default settings (gfx90a:sramecc+:xnack-); --preset mi250x:xnack+ selects the "
+                      "gfx90a:xnack+ build", doc["kernel"]["notes"], result.describe())
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_1024_spills", "--preset", "mi210")
+        self.assertEqual(doc["kernel"]["target_id"], "gfx90a:xnack-", result.describe())
+        self.assertTrue(any("--preset mi210:xnack+ selects the gfx90a:xnack+ build" in n for n in doc["kernel"]["notes"]),
+                        result.describe())
+        minus = doc["rows"]
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{path}:heavy_1024_spills", "--preset", "mi250x:xnack+")
+        self.assertEqual(doc["kernel"]["target_id"], "gfx90a:xnack+", result.describe())
+        self.assertFalse(any("using the" in n for n in doc["kernel"]["notes"]), result.describe())
+        self.assertEqual(len(doc["rows"]), len(minus), result.describe())
+        text = run("check", "--kernel", f"{path}:heavy_1024_spills", "--preset", "mi250x:xnack+", "--grid", "8", "--block", "256")
+        self.assert_exit(text, 0)
+        self.assertTrue(text.out.startswith(f"kernel heavy_1024_spills(float const*, float*, int) [gfx90a:xnack+] from {path}\n"),
+                        text.describe())
+        # Only xnack+ code: without --preset the device is modelled with XNACK on, so that it loads.
+        doc, result = self.kernel_json("occupancy", "--kernel", f"{self.sample('samples-gfx90a-xnack+.co')}:heavy_256")
+        self.assertFalse(any(n.startswith("built for") for n in doc["kernel"]["notes"]), result.describe())
 
     def test_file_names_and_kernel_names_may_hold_colons(self):
         with tempfile.TemporaryDirectory() as tmp:

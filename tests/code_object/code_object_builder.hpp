@@ -259,6 +259,30 @@ inline bytes host_elf(const std::vector<std::pair<std::string, bytes>>& sections
     return f;
 }
 
+// host_elf plus the dynamic section of an executable or shared library that links `needed` (one
+// DT_NEEDED entry each, then DT_NULL) and its string table.
+inline bytes host_elf_linking(const std::vector<std::string>& needed, std::vector<std::pair<std::string, bytes>> sections = {}) {
+    bytes dynstr(1, 0);
+    bytes dynamic;
+    for (const std::string& lib : needed) {
+        put_le(dynamic, dynamic.size(), 8, 1);  // DT_NEEDED
+        put_le(dynamic, dynamic.size(), 8, dynstr.size());
+        append(dynstr, lib);
+        dynstr.push_back(0);
+    }
+    put_le(dynamic, dynamic.size(), 8, 0);  // DT_NULL
+    put_le(dynamic, dynamic.size(), 8, 0);
+    sections.emplace_back(".dynstr", dynstr);
+    sections.emplace_back(".dynamic", dynamic);
+    bytes f = host_elf(sections, 8);
+    const std::size_t shoff = static_cast<std::size_t>(get_le(f, 40, 8));
+    const std::size_t dynstr_index = sections.size() - 1;  // section 0 is the null section
+    put_le(f, shoff + dynstr_index * 64 + 4, 4, 3);                   // SHT_STRTAB
+    put_le(f, shoff + (dynstr_index + 1) * 64 + 4, 4, 6);             // SHT_DYNAMIC
+    put_le(f, shoff + (dynstr_index + 1) * 64 + 40, 4, dynstr_index);  // sh_link
+    return f;
+}
+
 // An offload bundle; entry contents are placed after the header, each aligned to `align`.
 inline bytes bundle(const std::vector<std::pair<std::string, bytes>>& entries, std::size_t align = 8) {
     bytes b;

@@ -6,7 +6,9 @@ For every sample file, each kernel entry that `wavefit inspect FILE --json` prin
 llvm-readobj --notes prints for the same code object (code objects taken out of bundles and
 .hip_fatbin sections with llvm-objcopy and clang-offload-bundler, as in test_code_objects.py), field
 by field; its demangled name must be c++filt's (or the mangled name, where the C++ runtime's
-demangler does not know the mangling); and on the preset for its target:
+demangler does not know the mangling, except for _Float16 names, which wavefit demangles itself:
+those must be c++filt's, and llvm-cxxfilt must agree where it demangles them); and on the preset
+for its target:
   * each occupancy row equals hipOccupancyMaxActiveBlocksPerMultiprocessor's formula (docs/device-facts.md
     section 3), written out here on its own: CDNA (gfx90a, gfx940-942, gfx950) 4 SIMDs x 8 waves,
     512 unified VGPRs in granules of 8, 800 SGPRs in granules of 16; RDNA3 gfx1100 4 SIMDs x 16
@@ -20,13 +22,14 @@ demangler does not know the mangling); and on the preset for its target:
     "preset": null, no rows, no recommended block.
 
 Usage: test_inspect.py --wavefit WAVEFIT --readobj LLVM_READOBJ --bundler CLANG_OFFLOAD_BUNDLER
-           --objcopy LLVM_OBJCOPY [--cxxfilt CXXFILT] KIND:FILE...
+           --objcopy LLVM_OBJCOPY [--cxxfilt CXXFILT] [--llvm-cxxfilt LLVM_CXXFILT] KIND:FILE...
 KIND as in test_code_objects.py; asm files are ignored.
 """
 
 import argparse
 import os
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +37,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_code_objects import Checker, align_up, expected_kernels  # noqa: E402
 
+# DF16_ (_Float16), DF32x, DF16b (std::bfloat16_t): the extended floating-point types of the mangling.
+EXTENDED_FLOAT = re.compile(r"DF[0-9]+[_xb]")
 CONTRACT_KEYS = {"target", "name", "demangled", "vgpr_count", "agpr_count", "sgpr_count", "static_shared", "scratch",
                  "max_threads", "wave_size", "preset", "recommended_block", "occupancy"}
 EXTRA_KEYS = {"target_id", "symbol", "vgpr_spill_count", "sgpr_spill_count", "uses_dynamic_stack", "notes"}
@@ -96,6 +101,10 @@ def check_kernel(c, where, k, want, demangled_by_cxxfilt):
     if demangled_by_cxxfilt is not None:
         c.expect(k["demangled"] in (demangled_by_cxxfilt, k["name"]),
                  f"{label}: demangled {k['demangled']!r}, c++filt {demangled_by_cxxfilt!r}")
+        # _Float16 (DF16_) names must not stay mangled: the C++ runtime fails on them, wavefit must not.
+        if EXTENDED_FLOAT.search(k["name"]) and demangled_by_cxxfilt != k["name"]:
+            c.expect(k["demangled"] == demangled_by_cxxfilt,
+                     f"{label}: a _Float16 name: demangled {k['demangled']!r}, c++filt {demangled_by_cxxfilt!r}")
 
     scratchy = k["vgpr_spill_count"] or k["sgpr_spill_count"] or k["scratch"] or k["uses_dynamic_stack"]
     mentions = any("scratch" in n or "spill" in n for n in k["notes"])
@@ -133,6 +142,19 @@ def cxxfilt_names(cxxfilt, names):
     return dict(zip(names, out.splitlines()))
 
 
+def check_demanglers_agree(c, where, names, tools):
+    """llvm-cxxfilt, where it demangles a _Float16 name at all, agrees with c++filt (so the reference
+    the names are checked against is not one tool's opinion). Vector types print differently
+    ("float __vector(16)" / "float vector[16]") and are left out."""
+    if not tools.cxxfilt or not tools.llvm_cxxfilt:
+        return
+    names = [n for n in names if EXTENDED_FLOAT.search(n) and "Dv" not in n]
+    gnu, llvm = cxxfilt_names(tools.cxxfilt, names), cxxfilt_names(tools.llvm_cxxfilt, names)
+    for n in names:
+        if llvm[n] != n:
+            c.expect(llvm[n] == gnu[n], f"{where}: {n}: llvm-cxxfilt {llvm[n]!r}, c++filt {gnu[n]!r}")
+
+
 def check_file(c, kind, path, tools):
     where = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +169,7 @@ def check_file(c, kind, path, tools):
     got = doc["kernels"]
     c.expect(len(got) == len(want), f"{where}: inspect lists {len(got)} kernels, llvm-readobj has {len(want)}")
     demangled = cxxfilt_names(tools.cxxfilt, sorted({k["name"] for k in got}))
+    check_demanglers_agree(c, where, sorted({k["name"] for k in got}), tools)
     unmatched = list(want)
     for k in got:
         # The entry of llvm-readobj's list for the same kernel and target (several are possible when
@@ -173,6 +196,7 @@ def main():
     p.add_argument("--bundler", required=True)
     p.add_argument("--objcopy", required=True)
     p.add_argument("--cxxfilt")
+    p.add_argument("--llvm-cxxfilt")
     p.add_argument("files", nargs="+")
     tools = p.parse_args()
     c = Checker()

@@ -88,6 +88,56 @@ TEST_CASE("inputs that are no AMDGPU code object are refused with the reason", "
     CHECK_THAT(error_of(big_endian), Catch::Contains("not little-endian"));
 }
 
+TEST_CASE("a binary without device code names the shared libraries its kernels may sit in", "[code_object][hostile]") {
+    const std::string app = error_of(cob::host_elf_linking({"libkernels.so", "libamdhip64.so.6", "libstdc++.so.6", "libc.so.6"}));
+    CAPTURE(app);
+    CHECK_THAT(app, Catch::Contains("no .hip_fatbin section") && Catch::Contains("shared library it links: libkernels.so (") &&
+                        !Catch::Contains("libc.so") && !Catch::Contains("libamdhip64"));
+    CHECK_THAT(error_of(cob::host_elf_linking({"libamdhip64.so.6", "libc.so.6"})),
+               Catch::Contains("links only the C, C++ and GPU runtimes"));
+    std::vector<std::string> many;
+    for (int i = 0; i < 100; ++i) many.push_back("libpart" + std::to_string(i) + ".so");
+    CHECK_THAT(error_of(cob::host_elf_linking(many)), Catch::Contains("libpart7.so (and 56 more)"));
+}
+
+TEST_CASE("a damaged dynamic section costs the hint, never the message", "[code_object][hostile]") {
+    const bytes good = cob::host_elf_linking({"libkernels.so"});
+    const std::size_t shoff = static_cast<std::size_t>(cob::get_le(good, 40, 8));
+    const std::size_t dynamic = shoff + 2 * 64;  // sections: null, .dynstr, .dynamic, .shstrtab
+    const std::size_t dynstr = shoff + 1 * 64;
+    const std::size_t entries = static_cast<std::size_t>(cob::get_le(good, dynamic + 24, 8));
+    struct damage {
+        const char* what;
+        std::size_t at;
+        unsigned width;
+        std::uint64_t value;
+    };
+    const damage cases[] = {
+        {"sh_link past the section table", dynamic + 40, 4, 0xffffffff},
+        {"sh_link to itself", dynamic + 40, 4, 2},
+        {"dynamic section past the end of the file", dynamic + 24, 8, 0xfffffffffff0},
+        {"dynamic section of 2^64-1 bytes", dynamic + 32, 8, ~std::uint64_t{0}},
+        {"string table past the end of the file", dynstr + 32, 8, 0x7fffffffffff},
+        {"string table of SHT_NOBITS", dynstr + 4, 4, 8},
+        {"DT_NEEDED offset past the string table", entries + 8, 8, 0xffffff},
+        {"DT_NEEDED offset of 2^64-1", entries + 8, 8, ~std::uint64_t{0}},
+        {"a name without its terminator", dynstr + 32, 8, 14},
+        {"an odd-sized dynamic section", dynamic + 32, 8, 23},
+    };
+    for (const damage& d : cases) {
+        bytes b = good;
+        cob::put_le(b, d.at, d.width, d.value);
+        const std::string message = error_of(b);
+        CAPTURE(d.what, message);
+        CHECK_THAT(message, Catch::Contains("no .hip_fatbin section") || Catch::Contains("extends past the end"));
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    // Without DT_NULL, the entries end with the section.
+    bytes open_ended = good;
+    cob::put_le(open_ended, dynamic + 32, 8, 16);
+    CHECK_THAT(error_of(open_ended), Catch::Contains("libkernels.so"));
+}
+
 TEST_CASE("compressed offload bundles are refused as such, wherever they appear", "[code_object][hostile]") {
     bytes ccob;
     cob::append(ccob, "CCOB");

@@ -10,46 +10,6 @@
 #include "number_syntax.hpp"
 
 namespace wavefit::cli {
-
-std::string escaped(std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\\' || c == '\'') {
-            out += '\\';
-            out += ch;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
-        } else {
-            out += ch;
-        }
-    }
-    return out;
-}
-
-std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
-
-std::string one_line(std::string_view text) {
-    std::string out;
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x20 || c == 0x7f) {
-            const std::string e = escaped(std::string_view(&ch, 1));
-            out += e;
-        } else {
-            out += ch;
-        }
-    }
-    return out;
-}
-
 namespace {
 
 constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();

@@ -15,6 +15,7 @@
 #include <wavefit/kernel_resources.hpp>
 
 #include "command_line_spec.hpp"
+#include "terminal_text.hpp"  // quoted(): how every usage_error message echoes an argument
 
 namespace wavefit::cli {
 
@@ -36,7 +37,7 @@ struct device_choice {
 struct kernel_choice {
     kernel_resources resources;
     std::uint64_t dynamic_shared = 0;
-    // --kernel FILE:NAME as typed: the resources come from that binary instead (kernel_file.hpp).
+    // --kernel FILE:NAME as typed: the resources come from that binary instead (launch_subject.hpp).
     std::optional<std::string> file_kernel;
 };
 
@@ -88,16 +89,5 @@ using command_line = std::variant<help_request, version_request, presets_request
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);
-
-// `text` with control characters, single quotes and backslashes escaped, so that an echoed argument
-// can never break the one-line message it appears in.
-std::string escaped(std::string_view text);
-
-// escaped(text) in single quotes.
-std::string quoted(std::string_view text);
-
-// `text` with control characters escaped (\n, \t, \xNN) and nothing else changed: a message that
-// quotes a file or its contents stays one line.
-std::string one_line(std::string_view text);
 
 }  // namespace wavefit::cli

@@ -6,7 +6,7 @@
 #include "commands.hpp"
 #include "diagnostic_output.hpp"
 #include "json_writer.hpp"
-#include "kernel_file.hpp"
+#include "launch_subject.hpp"
 
 namespace wavefit::cli {
 

@@ -30,7 +30,7 @@ struct subcommand_spec {
 namespace flags {
 
 inline const flag_spec json{"--json", "", "print one JSON document on stdout instead of text"};
-inline const flag_spec preset{"--preset", "NAME", "a built-in device, e.g. mi300x or h200 (case-insensitive; see `wavefit presets`)"};
+inline const flag_spec preset{"--preset", "NAME", "a built-in device, e.g. mi300x or h200 (case-insensitive; see `wavefit presets`); AMD presets take target features, e.g. mi300x:xnack+"};
 inline const flag_spec device{"--device", "N", "the N-th visible GPU (needs a wavefit built with a GPU backend)"};
 inline const flag_spec regs{"--regs", "N", "vector registers per thread (numRegs; on gfx90a/gfx942 the unified VGPR+AGPR .vgpr_count)"};
 inline const flag_spec sgprs{"--sgprs", "N", "scalar registers per wave (AMD gfx9 only; omitted = not limiting)"};
@@ -91,16 +91,19 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          {flags::preset, flags::device, {"--block", "N", "one block size (threads) instead of the whole range"},
           flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
           flags::kernel_file, flags::json}},
-        {subcommand::inspect, "inspect", "FILE [--preset NAME] [--kernel NAME] [--json]",
+        {subcommand::inspect, "inspect", "FILE [--preset NAME[:FEATURES]] [--kernel NAME] [--json]",
          "the kernels of a compiled AMD binary: resources, spills and occupancy",
          "Reads the AMDGPU metadata of every kernel in FILE: an AMDGPU code object (.co, .hsaco), a clang\n"
          "offload bundle (hipcc --cuda-device-only), or a HIP object, executable or shared library\n"
-         "(.hip_fatbin). For each GPU target and kernel: registers, LDS, scratch and the launch bound the\n"
-         "compiler assumed, a warning when it spilled, the recommended block (what `plan` chooses) and the\n"
-         "occupancy of every block size on the preset for the target (gfx90a: mi250x, gfx940-gfx942:\n"
-         "mi300x, gfx950: mi355x, gfx1100: rx7900xtx), or on --preset. No GPU and no ROCm are needed.\n"
-         "Exit status 2 when FILE cannot be read or holds no kernel (or none named --kernel).\n",
-         {{"--preset", "NAME", "show occupancy on this AMD preset instead of the one for each kernel's target"},
+         "(.hip_fatbin). For each target id (gfx90a:xnack+) and kernel: registers, LDS, scratch and the\n"
+         "launch bound the compiler assumed, a warning when it spilled, the recommended block (what `plan`\n"
+         "chooses) and the occupancy of every block size on the preset for the target (gfx90a: mi250x,\n"
+         "gfx940-gfx942: mi300x, gfx950: mi355x, gfx1100: rx7900xtx), or on --preset. No GPU and no ROCm\n"
+         "are needed. AMD presets run with sramecc+ and xnack- unless told otherwise: mi300x:xnack+ models\n"
+         "HSA_XNACK=1. Exit status 1 with --preset when nothing shown can run on that device (no code object\n"
+         "for its processor, or only code for other target features: hipErrorNoBinaryForGpu, 209); 2 when\n"
+         "FILE cannot be read or holds no kernel (or none named --kernel).\n",
+         {{"--preset", "NAME[:FEATURES]", "show occupancy on this AMD preset, and say whether FILE can run on it"},
           {"--kernel", "NAME", "only the kernels with this name: mangled, demangled, or demangled without parameters"},
           flags::json}},
         {subcommand::explain, "explain", "CODE [--json]", "explain a HIP/CUDA error code, name or message",

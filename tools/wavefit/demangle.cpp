@@ -19,6 +19,10 @@
 #include <chrono>   // the deadline
 #include <cstdlib>  // std::free
 #include <cstring>  // std::strlen
+#include <optional> // a name that does not demangle
+#include <utility>  // std::move
+
+#include "extended_float_names.hpp"
 #else
 #define WAVEFIT_CLI_CAN_DEMANGLE 0
 #endif
@@ -63,18 +67,28 @@ bool write_all(int fd, const void* data, std::size_t size) {
     return true;
 }
 
+// The C++ runtime's demangling of `name`, if it succeeds within max_demangled_length.
+std::optional<std::string> runtime_demangle(const std::string& name) {
+    std::optional<std::string> readable;
+    int status = -1;
+    char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && text != nullptr) {
+        const std::size_t length = std::strlen(text);
+        if (length <= max_demangled_length) readable.emplace(text, length);
+    }
+    std::free(text);
+    return readable;
+}
+
 // The child: one record per name, a 32-bit length (0: keep the mangled name) and the bytes.
 [[noreturn]] void demangle_in_child(int fd, const std::vector<std::string>& names) {
     for (const std::string& name : names) {
         std::string readable;
         if (is_mangled(name)) {
-            int status = -1;
-            char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-            if (status == 0 && text != nullptr) {
-                const std::size_t length = std::strlen(text);
-                if (length <= max_demangled_length) readable.assign(text, length);
-            }
-            std::free(text);
+            // _Float16 and friends first: the runtime fails on some (DF16_) and misreads others (DF16b).
+            std::optional<std::string> text = demangle_extended_floats(name, runtime_demangle);
+            if (!text) text = runtime_demangle(name);
+            if (text) readable = std::move(*text);
         }
         const auto length = static_cast<std::uint32_t>(readable.size());
         if (!write_all(fd, &length, sizeof length) || !write_all(fd, readable.data(), readable.size())) break;

@@ -135,7 +135,8 @@ command_output run(const info_request& r) {
     if (r.device.given()) {
         devices.push_back(select_device(r.device, catalog));
     } else {
-        for (int i = 0; i < catalog.count(); ++i) devices.push_back({catalog.limits(i), "device " + std::to_string(i), {}});
+        for (int i = 0; i < catalog.count(); ++i)
+            devices.push_back(select_device(device_choice{std::nullopt, static_cast<std::uint64_t>(i)}, catalog));
     }
 
     if (r.json) {

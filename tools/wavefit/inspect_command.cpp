@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `wavefit inspect`: what the compiler decided for each kernel of a compiled AMD binary (registers,
 // LDS, scratch, launch bound) and what that means on a device: the recommended block and the
-// occupancy of every block size, without a GPU. Spills get a warning, since on AMD they are usually
-// the price of a launch bound larger than the blocks the kernel is launched with.
+// occupancy of every block size, without a GPU, one group per target id. With --preset it also
+// says whether the binary can run on that device at all (a negative verdict, exit 1, when no build
+// of the kernels shown loads there), as docs/cli.md "wavefit inspect" describes.
 #include <algorithm>      // std::max
 #include <optional>       // the preset of a target, if any
 #include <string>         // text
 #include <unordered_map>  // kernels by target
+#include <unordered_set>  // distinct target ids
 #include <vector>         // groups, rows
 
 #include <wavefit/detail/text.hpp>
@@ -14,10 +16,14 @@
 #include <wavefit/plan.hpp>
 
 #include "commands.hpp"
+#include "device_selection.hpp"
 #include "json_writer.hpp"
-#include "kernel_file.hpp"
+#include "kernel_names.hpp"
+#include "kernel_notes.hpp"
+#include "list_text.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
+#include "terminal_text.hpp"
 
 namespace wavefit::cli {
 namespace {
@@ -39,23 +45,21 @@ struct kernel_report {
     std::vector<kernel_note> notes;  // the group's note first, then the kernel's own
 };
 
+// Groups by full target id: xnack+ and xnack- builds of one kernel differ (registers, scratch).
 std::vector<target_group> group_by_target(const std::vector<const named_kernel*>& kernels,
                                           const std::optional<selected_device>& preset) {
     std::vector<target_group> groups;
-    std::unordered_map<std::string_view, std::size_t> index;  // target -> group
+    std::unordered_map<std::string_view, std::size_t> index;  // target id -> group
     for (const named_kernel* k : kernels) {
-        const auto [at, added] = index.emplace(k->kernel.target, groups.size());
+        const auto [at, added] = index.emplace(k->kernel.target_id, groups.size());
         if (added) {
             target_group g;
-            g.target = k->kernel.target;
-            if (preset) {
-                g.device = preset;
-                g.note = target_note(preset->limits, k->kernel);
-            } else if (const presets::preset* p = presets::preset_for_arch(g.target)) {
-                g.device = selected_device{p->limits, "preset " + std::string(p->key), std::string(p->key)};
-                g.note = target_note(p->limits, k->kernel);
+            g.target = k->kernel.target_id;
+            g.device = preset ? preset : device_for_target(g.target);
+            if (g.device) {
+                g.note = target_note(*g.device, k->kernel);
             } else {
-                g.note = kernel_note{false, "no preset models " + printable(g.target) +
+                g.note = kernel_note{false, "no preset models " + terminal_safe(g.target) +
                                                 ": pass --preset NAME to see the occupancy on a device"};
             }
             groups.push_back(std::move(g));
@@ -63,6 +67,26 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
         groups[at->second].kernels.push_back(k);
     }
     return groups;
+}
+
+// With --preset: why no shown build loads on the device (one line, without "wavefit: "), or
+// nothing when one does. Generic targets ("gfx9-4-generic") are not judged.
+std::optional<std::string> load_verdict(const std::vector<const named_kernel*>& shown, const selected_device& device,
+                                        const std::string& subject) {
+    std::vector<std::string> ids;
+    std::unordered_set<std::string_view> seen;
+    const named_kernel* same_processor = nullptr;
+    for (const named_kernel* k : shown) {
+        const build_fit fit = suitability(device, k->kernel);
+        if (fit == build_fit::loads || detail::ifind(k->kernel.target, "-generic") != detail::text_npos) return std::nullopt;
+        if (fit == build_fit::same_processor && same_processor == nullptr) same_processor = k;
+        if (seen.insert(k->kernel.target_id).second) ids.push_back(terminal_safe(k->kernel.target_id));
+    }
+    const std::string where = subject + " cannot run on " + std::string(device.limits.name.view()) + " (" + device.label + "): ";
+    const std::string why = same_processor != nullptr
+                                ? feature_mismatch_text(device, same_processor->kernel.target_id)
+                                : "it holds code for " + and_list(ids) + ", none for " + std::string(device.limits.arch.view());
+    return where + why + "; the HIP runtime fails there with hipErrorNoBinaryForGpu (error 209)";
 }
 
 kernel_report report_of(const target_group& g, const named_kernel& k) {
@@ -147,9 +171,9 @@ std::string rows_text(const device_limits& d, const std::vector<occupancy_report
 
 std::string kernel_text(const kernel_report& r) {
     const code_object_kernel& k = r.kernel->kernel;
-    std::string text = "\n" + printable(r.kernel->demangled) + "\n";
+    std::string text = "\n" + terminal_safe(r.kernel->demangled) + "\n";
     text_table table({align::left, align::left});
-    if (r.kernel->demangled != k.name) table.add_row({"    mangled", printable(k.name)});
+    if (r.kernel->demangled != k.name) table.add_row({"    mangled", terminal_safe(k.name)});
     table.add_row({"    registers", registers_text(k)});
     table.add_row(
         {"    static LDS", k.group_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.group_segment_fixed_size)});
@@ -175,7 +199,17 @@ command_output run(const inspect_request& r) {
         throw usage_error("--kernel: no kernel named " + cli::quoted(r.kernel.value_or("")) + " in " + one_line(r.file) +
                           "; its kernels: " + names_text(all_kernels(kernels)));
     std::optional<selected_device> preset;
-    if (r.preset) preset = amd_device(device_choice{r.preset, std::nullopt});
+    std::optional<std::string> verdict;
+    if (r.preset) {
+        preset = select_amd_device(device_choice{r.preset, std::nullopt});
+        const std::string subject = r.kernel ? cli::quoted(*r.kernel) + " in " + terminal_safe(r.file) : terminal_safe(r.file);
+        verdict = load_verdict(shown, *preset, subject);
+    }
+    command_output result;
+    if (verdict) {
+        result.err = "wavefit: " + *verdict + "\n";
+        result.exit_code = 1;
+    }
 
     const std::vector<target_group> groups = group_by_target(shown, preset);
     if (r.json) {
@@ -183,18 +217,29 @@ command_output run(const inspect_request& r) {
         json.begin_object().key("kernels").begin_array();
         for (const target_group& g : groups)
             for (const named_kernel* k : g.kernels) write_kernel(json, g, report_of(g, *k));
-        json.end_array().end_object();
-        return {json.finish(), {}, 0};
+        json.end_array();
+        if (preset) {
+            json.key("device").begin_object();
+            json.key("preset").value(preset->preset);
+            json.key("target_id").value(preset->target_id);
+            json.key("loads").value(!verdict);
+            json.key("message");
+            if (verdict) json.value(*verdict);
+            else json.null();
+            json.end_object();
+        }
+        result.out = json.end_object().finish();
+        return result;
     }
 
-    std::string text = printable(r.file) + ": " + detail::plural(shown.size(), "kernel");
-    if (r.kernel) text += " named " + printable(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
+    std::string text = terminal_safe(r.file) + ": " + detail::plural(shown.size(), "kernel");
+    if (r.kernel) text += " named " + terminal_safe(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
     for (std::size_t i = 0; i < groups.size(); ++i)
-        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + printable(groups[i].target);
+        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + terminal_safe(groups[i].target);
     text += "\n";
     for (const target_group& g : groups) {
-        text += "\n== " + printable(g.target);
-        if (g.device) text += " on " + device_text(g.device->limits) + ", preset " + g.device->preset;
+        text += "\n== " + terminal_safe(g.target);
+        if (g.device) text += " on " + device_text(g.device->limits) + ", " + g.device->label;
         text += " ==\n";
         if (g.note) text += notes_text({*g.note}, "");
         for (const named_kernel* k : g.kernels) {
@@ -203,7 +248,8 @@ command_output run(const inspect_request& r) {
             text += kernel_text(report);
         }
     }
-    return {text, {}, 0};
+    result.out = text;
+    return result;
 }
 
 }  // namespace wavefit::cli

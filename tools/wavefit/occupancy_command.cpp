@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "json_writer.hpp"
-#include "kernel_file.hpp"
+#include "launch_subject.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
 

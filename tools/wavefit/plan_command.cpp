@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "diagnostic_output.hpp"
 #include "json_writer.hpp"
-#include "kernel_file.hpp"
+#include "launch_subject.hpp"
 #include "occupancy_text.hpp"
 #include "table.hpp"
 
@@ -15,6 +15,23 @@ namespace wavefit::cli {
 namespace {
 
 void write_dims(json_writer& json, const dims& v) { json.begin_array().value(v.x).value(v.y).value(v.z).end_array(); }
+
+// The table's reason row: plan_reason without what the rows above it say (block, grid, grid-stride,
+// occupancy), i.e. only the rule that chose the block and what limited the grid.
+std::string reason_row(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
+    std::string text = wavefit::detail::block_rule_phrase(p, d);
+    if (p.rule == block_rule::spread_small_work)
+        text = "smaller than the best-occupancy block (" + std::to_string(p.occupancy_block) + ") " + text;
+    if (p.rule == block_rule::best_occupancy_below_min) text += "; " + wavefit::detail::larger_blocks_phrase(p, d, k);
+    if (p.empty) return text;
+    bool clamped = false;
+    for (int a = 0; a < 3; ++a) {
+        if (p.clamps[a] == grid_clamp::none) continue;
+        clamped = true;
+        text += "; grid " + std::string(axis_name(a)) + " clamped" + wavefit::detail::grid_clamp_phrase(p, d, a);
+    }
+    return clamped ? text : text + "; one thread per element";
+}
 
 }  // namespace
 
@@ -70,7 +87,7 @@ command_output run(const plan_request& r) {
     table.add_row({"grid", p.empty ? detail::dims_text(p.grid) + " (nothing to launch)" : detail::dims_text(p.grid)});
     table.add_row({"grid-stride", p.grid_stride ? "yes (the kernel must loop over the elements)" : "no"});
     table.add_row({"occupancy", occupancy_summary(d, p.occupancy)});
-    table.add_row({"reason", reason});
+    table.add_row({"reason", reason_row(p, d, k)});
     return {text + table.render() + diagnostics_text(diagnostics), {}, exit_code};
 }
 

@@ -12,7 +12,7 @@
 namespace wavefit::cli {
 namespace {
 
-constexpr std::size_t chunk_bytes = 256 * 1024;
+constexpr std::size_t chunk_bytes = std::size_t{256} * 1024;
 
 }  // namespace
 

@@ -19,6 +19,9 @@ inline constexpr std::string_view elf_magic{"\x7f" "ELF", 4};
 inline constexpr std::uint16_t elf_machine_amdgpu = 224;  // EM_AMDGPU
 inline constexpr std::uint32_t elf_section_note = 7;      // SHT_NOTE
 inline constexpr std::uint32_t elf_section_nobits = 8;    // SHT_NOBITS: occupies no file bytes
+inline constexpr std::uint32_t elf_section_dynamic = 6;   // SHT_DYNAMIC
+inline constexpr std::uint64_t elf_dynamic_null = 0;      // DT_NULL: the end of the dynamic array
+inline constexpr std::uint64_t elf_dynamic_needed = 1;    // DT_NEEDED: a shared library the file links
 inline constexpr std::uint32_t elf_segment_note = 4;      // PT_NOTE
 
 struct elf_section {
@@ -27,6 +30,7 @@ struct elf_section {
     std::uint64_t offset = 0;
     std::uint64_t size = 0;
     std::uint64_t align = 0;
+    std::uint32_t link = 0;  // sh_link: for SHT_DYNAMIC, the index of its string table
 };
 
 struct elf_segment {
@@ -104,7 +108,8 @@ inline elf_file read_elf(byte_view bytes) {
             const std::uint64_t at = i * 64;
             name_offsets.push_back(table.u32(at, "sh_name"));
             f.sections.push_back(elf_section{{}, table.u32(at + 4, "sh_type"), table.u64(at + 24, "sh_offset"),
-                                             table.u64(at + 32, "sh_size"), table.u64(at + 48, "sh_addralign")});
+                                             table.u64(at + 32, "sh_size"), table.u64(at + 48, "sh_addralign"),
+                                             table.u32(at + 40, "sh_link")});
         }
         if (shstrndx == 0xffff) fail("ELF file at " + hex(bytes.base) + " uses an extended section name table index, which is not supported");
         if (shstrndx != 0 && shnum != 0) {
@@ -118,6 +123,41 @@ inline elf_file read_elf(byte_view bytes) {
         }
     }
     return f;
+}
+
+// The shared libraries the file links (the DT_NEEDED entries of its dynamic section, in order), at
+// most `max_names` of them, each at most 256 characters. Only for a hint in a message, so it never
+// fails: a missing, truncated or hostile dynamic section or string table gives fewer names. The
+// first SHT_DYNAMIC section is read (ELF allows one), entry by entry up to DT_NULL or its end, so
+// the work is linear in its size.
+inline std::vector<std::string_view> elf_needed_libraries(const elf_file& f, std::size_t max_names) {
+    constexpr std::uint64_t longest = 256;
+    constexpr std::uint64_t entry_size = 16;  // Elf64_Dyn: d_tag, d_val
+    std::vector<std::string_view> names;
+    for (const elf_section& dynamic : f.sections) {
+        if (dynamic.type != elf_section_dynamic) continue;
+        if (dynamic.link >= f.sections.size() || !f.bytes.contains(dynamic.offset, dynamic.size)) return names;
+        const elf_section& strtab = f.sections[dynamic.link];
+        if (strtab.type == elf_section_nobits || !f.bytes.contains(strtab.offset, strtab.size)) return names;
+        const byte_view entries = f.bytes.sub(dynamic.offset, dynamic.size, "dynamic section");
+        const byte_view strings = f.bytes.sub(strtab.offset, strtab.size, "dynamic string table");
+        for (std::uint64_t at = 0; at + entry_size <= entries.size && names.size() < max_names; at += entry_size) {
+            const std::uint64_t tag = entries.u64(at, "d_tag");
+            if (tag == elf_dynamic_null) break;
+            if (tag != elf_dynamic_needed) continue;
+            const std::uint64_t offset = entries.u64(at + 8, "d_val");
+            if (offset >= strings.size) continue;
+            const std::uint64_t room = strings.size - offset;
+            const std::uint64_t limit = room < longest ? room : longest;
+            for (std::uint64_t i = 0; i < limit; ++i) {
+                if (strings.data[static_cast<std::size_t>(offset + i)] != 0) continue;
+                if (i > 0) names.push_back(strings.chars(offset, i, "DT_NEEDED name"));
+                break;
+            }
+        }
+        return names;
+    }
+    return names;
 }
 
 struct elf_note {
