@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// The tuner end to end without a GPU: wavefit::tune and WAVEFIT_TUNING's modes on the fake HIP
+// runtime (fake_hip.hpp), whose device time comes from a model of launch durations, so that the
+// fastest configuration is known and every verdict is deterministic. The tuning file is real (a
+// temporary directory): records are written, merged, read back, ignored when corrupt or invalid,
+// and two processes tuning into one file lose nothing.
+#include "fake_hip.hpp"
+
+#if defined(WAVEFIT_HAS_FAKE_HIP)
+
+#include <wavefit/runtime/launch.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#if __has_include(<sys/wait.h>) && __has_include(<unistd.h>)
+#include <sys/wait.h>
+#include <unistd.h>
+#define WAVEFIT_TEST_CAN_FORK 1
+#endif
+
+namespace {
+
+// Distinct kernels (each test its own, so the process-wide caches and records start empty for it).
+template <int N>
+void tuned_kernel(float* data, int n) {
+    if (data != nullptr) data[0] = static_cast<float>(n + N);
+}
+
+template <int N>
+const void* address_of() {
+    return reinterpret_cast<const void*>(&tuned_kernel<N>);
+}
+
+// A temporary tuning file, removed with its lock at the end.
+struct scratch_file {
+    std::filesystem::path path;
+    explicit scratch_file(const std::string& name) {
+        path = std::filesystem::temp_directory_path() / ("wavefit-tuning-" + std::to_string(static_cast<long>(::getpid())) + "-" + name);
+        std::filesystem::remove(path);
+    }
+    ~scratch_file() {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        std::filesystem::remove(path.string() + ".lock", ec);
+    }
+    std::string read() const {
+        std::ifstream in(path);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    void write(const std::string& text) const { std::ofstream(path) << text; }
+};
+
+// Every test leaves the process as it found it: tuning off, no file, 1 us per launch.
+struct tuning_scope {
+    tuning_scope() { fake::count().check_arguments.store(true); }
+    ~tuning_scope() {
+        wavefit::set_tuning_mode(wavefit::tuning_mode::off);
+        wavefit::set_tuning_file("");
+        fake::set_duration_model({});
+        fake::set_duration_model([](const void*, dim3, dim3) { return 1000.0; });
+    }
+};
+
+// The configuration a duration model makes fastest: block 512 with a saturated grid of 2 rounds
+// (2 x 4 blocks per CU x 304 CUs = 2432 blocks on the fake MI300X), 5% faster than the rest.
+double five_percent_faster_at_512x2432(const void*, dim3 grid, dim3 block) {
+    return block.x == 512 && grid.x == 2432 ? 950000.0 : 1000000.0;
+}
+
+}  // namespace
+
+TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by more than the noise", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<1>(), "_Z12tuned_kernelILi1EEvPfi");
+    fake::set_duration_model(five_percent_faster_at_512x2432);
+    const std::uint64_t n = std::uint64_t{1} << 26;
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<1>, n, nullptr, nullptr, 4099);
+    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.plan.block.x, r.plan.grid.x, r.candidates, r.tuning_ms);
+    REQUIRE(r.ok);
+    CHECK(r.tuned);
+    CHECK(r.chosen == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
+    CHECK(r.plan.block.x == 256);
+    CHECK(r.chosen_ns == Approx(950000.0));
+    CHECK(r.plan_ns == Approx(1000000.0));
+    CHECK(r.candidates > 40);
+    CHECK(r.candidates <= 64);
+    CHECK(r.failed == 0);
+    CHECK(fake::count().wrong_arguments.load() == 0);
+
+    // With tuning on, planned launches of this kernel in this process use the record; off, the plan.
+    wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+    const wavefit::launch_result tuned = wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099);
+    CHECK(tuned.status == wavefit::launch_status::launched);
+    CHECK(tuned.config == r.chosen);
+    // The same bucket (2^26 to 2^27-1) gets the same choice, scaled by the work.
+    CHECK(wavefit::try_launch(tuned_kernel<1>, n + 12345, nullptr, nullptr, 4099).config.block.x == 512);
+    wavefit::set_tuning_mode(wavefit::tuning_mode::off);
+    CHECK(wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099).config == r.plan);
+}
+
+TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<2>(), "_Z12tuned_kernelILi2EEvPfi");
+    // Every configuration runs in the same 1 ms, but for one that is 0.1% faster: inside the noise floor.
+    fake::set_duration_model([](const void*, dim3 grid, dim3 block) { return block.x == 1024 && grid.x == 1216 ? 999000.0 : 1000000.0; });
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<2>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    REQUIRE(r.ok);
+    CAPTURE(r.chosen.block.x, r.chosen.grid.x);
+    CHECK_FALSE(r.tuned);
+    CHECK(r.chosen == r.plan);
+}
+
+TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in place and writes the file",
+          "[tuning][fake-hip]") {
+    tuning_scope scope;
+    scratch_file file("in-place");
+    fake::current_device = 3;
+    fake::name_kernel(address_of<3>(), "_Z12tuned_kernelILi3EEvPfi");
+    fake::set_duration_model(five_percent_faster_at_512x2432);
+    wavefit::set_tuning_file(file.path.string());
+    wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
+    const int launches_before = fake::count().launches.load();
+    const wavefit::launch_result first = wavefit::try_launch(tuned_kernel<3>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    CAPTURE(first.message);
+    CHECK(first.status == wavefit::launch_status::launched);
+    CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
+    const int tuning_launches = fake::count().launches.load() - launches_before;
+    CHECK(tuning_launches > 64);
+    // The next launch of the same bucket measures nothing.
+    const int before_second = fake::count().launches.load();
+    CHECK(wavefit::try_launch(tuned_kernel<3>, (std::uint64_t{1} << 26) + 1, nullptr, nullptr, 4099).config.block.x == 512);
+    CHECK(fake::count().launches.load() - before_second == 1);
+    const std::string text = file.read();
+    CAPTURE(text);
+    CHECK(spec::contains(text, "\"kernel\":\"_Z12tuned_kernelILi3EEvPfi\""));
+    CHECK(spec::contains(text, "\"chosen\":{\"block\":[512,1,1],\"grid\":\"saturate\",\"factor\":2"));
+    CHECK(spec::contains(text, "\"device\":{\"name\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304}"));
+    CHECK(spec::contains(text, "\"runtime\":\"HIP 60443483\""));
+}
+
+TEST_CASE("a tuning file: a record from another run is used, an invalid or foreign one never is", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    scratch_file file("hostile");
+    fake::current_device = 4;
+    fake::name_kernel(address_of<4>(), "_Z12tuned_kernelILi4EEvPfi");
+    // A record written by a previous run: block 768 covering, on this device, runtime and kernel.
+    wavefit::tuning_record r;
+    r.key.device_name = "Fake MI300X 4";
+    r.key.device_arch = "gfx942:sramecc+:xnack-";
+    r.key.compute_units = 304;
+    r.key.runtime = "HIP 60443483";
+    r.key.kernel = "_Z12tuned_kernelILi4EEvPfi";
+    r.key.resources.registers = 32;
+    r.key.resources.max_threads_per_block = 1024;
+    r.key.bucket = 20;
+    r.chosen.block = wavefit::dims{768};
+    r.plan.block = wavefit::dims{256};
+    wavefit::tuning_record invalid = r;  // a block no device has, in another bucket
+    invalid.key.bucket = 24;
+    invalid.chosen.block = wavefit::dims{4096};
+    wavefit::tuning_record foreign = r;  // a recompiled kernel with more registers
+    foreign.key.resources.registers = 64;
+    foreign.key.bucket = 22;
+    foreign.chosen.block = wavefit::dims{64};
+    file.write("garbage\n" + wavefit::to_json_line(r) + "\n" + wavefit::to_json_line(invalid) + "\n{\"wavefit_tuning\":99}\n" +
+               wavefit::to_json_line(foreign) + "\n" + std::string(100, '{') + "\n");
+    wavefit::set_tuning_file(file.path.string());
+    wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+    const int bad_before = fake::count().bad_launches.load();
+
+    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 20, nullptr, nullptr, 4099).config.block.x == 768);
+    // Bucket 24's record asks for block 4096: refused by validation, the plan runs instead.
+    const wavefit::launch_result at_24 = wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 24, nullptr, nullptr, 4099);
+    CHECK(at_24.status == wavefit::launch_status::launched);
+    CHECK(at_24.config.block.x == 256);
+    // Bucket 22 has only the other fingerprint's record: the nearest valid record (bucket 20) serves.
+    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 22, nullptr, nullptr, 4099).config.block.x == 768);
+    CHECK(fake::count().bad_launches.load() == bad_before);
+}
+
+#if defined(WAVEFIT_TEST_CAN_FORK)
+TEST_CASE("two processes tuning into one file at once lose nothing", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    scratch_file file("two-processes");
+    fake::set_duration_model(five_percent_faster_at_512x2432);
+    const auto child = [&](auto kernel, const char* name, int device) {
+        fake::current_device = device;
+        fake::name_kernel(reinterpret_cast<const void*>(kernel), name);
+        wavefit::set_tuning_file(file.path.string());
+        for (int round = 0; round < 5; ++round) {
+            const wavefit::tuning_result r = wavefit::tune(kernel, std::uint64_t{1} << (20 + round), nullptr, nullptr, 4099);
+            if (!r.ok) ::_exit(1);
+        }
+        ::_exit(0);
+    };
+    const pid_t a = ::fork();
+    if (a == 0) child(tuned_kernel<5>, "_Z12tuned_kernelILi5EEvPfi", 5);
+    const pid_t b = ::fork();
+    if (b == 0) child(tuned_kernel<6>, "_Z12tuned_kernelILi6EEvPfi", 6);
+    int status_a = -1, status_b = -1;
+    REQUIRE(::waitpid(a, &status_a, 0) == a);
+    REQUIRE(::waitpid(b, &status_b, 0) == b);
+    CHECK(WIFEXITED(status_a));
+    CHECK(WEXITSTATUS(status_a) == 0);
+    CHECK(WEXITSTATUS(status_b) == 0);
+    wavefit::tuning_database db;
+    const auto report = db.add_lines(file.read());
+    CAPTURE(report.first_problem);
+    CHECK(report.ignored == 0);
+    CHECK(db.size() == 10);  // five buckets of each kernel
+}
+#endif
+
+#endif  // WAVEFIT_HAS_FAKE_HIP
