@@ -8,7 +8,7 @@
 # proportion; findings land in BUILD_DIR/findings/TARGET/. Code objects are capped at 16 KiB so that
 # mutations stay on the structures rather than on bulk bytes.
 
-fuzz_targets=(number_syntax command_line check_plan code_object gzip json)
+fuzz_targets=(number_syntax command_line check_plan code_object gzip json tuning_record)
 
 # CI runs each target for a fixed number of inputs from a fixed seed (fuzz/run-ci), sized so that
 # every target takes well under a minute on CI's two cores under ASan and UBSan. A run bound, unlike a
@@ -21,6 +21,7 @@ ci_runs() {
     code_object) echo 300000 ;;
     gzip) echo 150000 ;;
     json) echo 300000 ;;
+    tuning_record) echo 100000 ;;
     *) echo 100000 ;;
   esac
 }

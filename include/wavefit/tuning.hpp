@@ -520,20 +520,25 @@ public:
         std::size_t number = 0;
         while (!text.empty()) {
             const std::size_t nl = text.find('\n');
-            std::string_view line = text.substr(0, nl);
+            const std::string_view line = text.substr(0, nl);
             text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-            if (detail::trim(line).empty()) continue;
-            tuning_record_result r = parse_tuning_record(line);
-            if (!r.ok()) {
-                if (report.ignored++ == 0) report.first_problem = "line " + std::to_string(number) + ": " + r.error;
-                continue;
-            }
-            if (put(std::move(r.record))) ++report.duplicates;
-            ++report.records;
+            add_line(line, ++number, report);
         }
         return report;
+    }
+
+    // Adds line `number` of a file (blank lines are skipped, a trailing \r is dropped), counting it
+    // into `report`.
+    void add_line(std::string_view line, std::size_t number, load_report& report) {
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (detail::trim(line).empty()) return;
+        tuning_record_result r = parse_tuning_record(line);
+        if (!r.ok()) {
+            if (report.ignored++ == 0) report.first_problem = "line " + std::to_string(number) + ": " + r.error;
+            return;
+        }
+        if (put(std::move(r.record))) ++report.duplicates;
+        ++report.records;
     }
 
     // Adds or replaces the record of its key; true when it replaced one.

@@ -1541,6 +1541,100 @@ class ArgumentFuzz(CliAssertions, unittest.TestCase):
         self.assertEqual(seen, {0, 1, 2}, "the fuzz should reach every exit status")
 
 
+
+
+class TuningFiles(CliAssertions, unittest.TestCase):
+    """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (README, "Tuned launches")."""
+
+    RECORD = {
+        "wavefit_tuning": 1, "wavefit": "0.1.0",
+        "device": {"name": "NVIDIA H200", "arch": "sm_90", "compute_units": 132}, "runtime": "CUDA 13000",
+        "kernel": "_Z4copyPdPKdm",
+        "resources": {"registers": 16, "scalar_registers": 0, "static_shared": 0, "max_threads": 1024, "local_bytes": 0},
+        "work": "elements", "bucket": 28, "dynamic_shared": 0, "min_efficient_block": 256,
+        "chosen": {"block": [512, 1, 1], "grid": "saturate", "factor": 2, "median_ns": 1000000, "spread": 0.004},
+        "plan": {"block": [256, 1, 1], "grid": "cover", "factor": 1, "median_ns": 1031000, "spread": 0.003},
+        "candidates": 63, "failed": 1, "tuning_ms": 612, "measured_size": 268435456,
+    }
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def file(self, name, lines):
+        path = Path(self.dir.name) / name
+        path.write_text("".join(line + "\n" for line in lines))
+        return path
+
+    def record(self, **changes):
+        r = json.loads(json.dumps(self.RECORD))
+        for key, value in changes.items():
+            if "." in key:
+                outer, inner = key.split(".")
+                r[outer][inner] = value
+            else:
+                r[key] = value
+        return json.dumps(r)
+
+    def test_show_lists_the_tuned_choice_against_the_plan_with_speedup_and_spread(self):
+        path = self.file("a.jsonl", [self.record()])
+        r = run("tuning", "show", path)
+        self.assert_exit(r, 0)
+        for text in ("NVIDIA H200 (sm_90, 132 CUs/SMs), CUDA 13000", "copy(double*, double const*, unsigned long)",
+                     "block (512, 1, 1), saturate x2", "block (256, 1, 1), cover", "1.031x", "0.4%", "63 (1 failed)"):
+            self.assertIn(text, r.out, r.describe())
+        doc = self.json_of(run("tuning", "show", path, "--json"))
+        self.assertEqual(len(doc["records"]), 1)
+        self.assertAlmostEqual(doc["records"][0]["speedup"], 1.031, places=6)
+        self.assertEqual(doc["records"][0]["chosen"]["block"], [512, 1, 1])
+
+    def test_lines_that_are_not_records_are_named_once_and_never_fatal(self):
+        path = self.file("mixed.jsonl", ["garbage", self.record(), '{"wavefit_tuning": 2}', "[" * 200, ""])
+        r = run("tuning", "show", path)
+        self.assert_exit(r, 0)
+        self.assertIn("1 record", r.out)
+        self.assertEqual(r.err.count("\n"), 1, r.describe())
+        self.assertIn("3 line(s) are not tuning records", r.err)
+        self.assertIn("the first at line 1", r.err)
+
+    def test_check_refuses_a_record_the_device_cannot_launch(self):
+        path = self.file("b.jsonl", [self.record(), self.record(bucket=27, **{"chosen.block": [2048, 1, 1]})])
+        r = run("tuning", "check", path, "--preset", "h200")
+        self.assert_exit(r, 1)
+        self.assertIn("1 invalid", r.out)
+        self.assertIn("INVALID", r.out)
+        self.assertIn("not launchable on NVIDIA H200", r.out)
+        ok = self.file("ok.jsonl", [self.record()])
+        self.assert_exit(run("tuning", "check", ok, "--preset", "h200"), 0)
+        other = run("tuning", "check", ok, "--preset", "mi300x")
+        self.assert_exit(other, 0)
+        self.assertIn("measured on another device", other.out)
+        doc = self.json_of(run("tuning", "check", path, "--preset", "h200", "--json"))
+        self.assertFalse(doc["valid"])
+        self.assertEqual([rec["valid"] for rec in doc["records"]], [True, False])
+
+    def test_merge_writes_both_files_records_the_second_winning(self):
+        a = self.file("a.jsonl", [self.record(), self.record(bucket=20)])
+        b = self.file("b.jsonl", [self.record(**{"chosen.factor": 4}), self.record(kernel="_Z5otherv")])
+        out = Path(self.dir.name) / "c.jsonl"
+        r = run("tuning", "merge", a, b, "-o", out)
+        self.assert_exit(r, 0)
+        self.assertIn("3 records (1 of the first replaced by the second)", r.out)
+        doc = self.json_of(run("tuning", "show", out, "--json"))
+        factors = sorted((rec["kernel"], rec["bucket"], rec["chosen"]["factor"]) for rec in doc["records"])
+        self.assertEqual(factors, [("_Z4copyPdPKdm", 20, 2), ("_Z4copyPdPKdm", 28, 4), ("_Z5otherv", 28, 2)])
+
+    def test_bad_command_lines_are_one_line_usage_errors(self):
+        path = self.file("a.jsonl", [self.record()])
+        for args in (["tuning"], ["tuning", "show"], ["tuning", "show", path, path], ["tuning", "frob", path],
+                     ["tuning", "check", path], ["tuning", "merge", path, path], ["tuning", "show", path, "-o", path],
+                     ["tuning", "show", Path(self.dir.name) / "missing.jsonl"], ["tuning", "check", path, "--preset", "nope"]):
+            r = run(*args)
+            self.assert_exit(r, 2)
+            self.assertEqual(r.err.count("\n"), 1, r.describe())
+            self.assertEqual(r.out, "", r.describe())
+
+
 if __name__ == "__main__":
     if not CLI or not Path(CLI).is_file():
         sys.exit(f"WAVEFIT_CLI must name the installed wavefit binary (got {CLI!r})")

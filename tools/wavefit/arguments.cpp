@@ -268,6 +268,39 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
                 throw usage_error(command_name(spec) + " needs CODE, got " + quoted(r.query));
             return r;
         }
+        case subcommand::tuning: {
+            tuning_request r;
+            r.json = json;
+            const std::vector<std::string_view>& words = given.positionals();
+            if (words.empty()) throw usage_error(command_name(spec) + " needs an action: show FILE, check FILE or merge A B -o C");
+            const std::string_view action = words.front();
+            const std::size_t files = words.size() - 1;
+            for (std::size_t i = 1; i < words.size(); ++i) {
+                if (words[i].empty()) throw usage_error(command_name(spec) + " needs file names, got ''");
+                r.files.emplace_back(words[i]);
+            }
+            const std::string_view* output = given.value("-o");
+            if (action == "show" || action == "check") {
+                r.what = action == "show" ? tuning_request::action::show : tuning_request::action::check;
+                if (files != 1)
+                    throw usage_error("`wavefit tuning " + std::string(action) + "` reads one FILE (got " + std::to_string(files) + ")");
+                if (output != nullptr) throw usage_error("-o is for `wavefit tuning merge` only");
+                r.device = device_from(given);
+                if (r.what == tuning_request::action::check && !r.device.given())
+                    throw usage_error("`wavefit tuning check` needs a device: --preset NAME (see `wavefit presets`) or --device N");
+                if (r.what == tuning_request::action::show && r.device.given())
+                    throw usage_error("`wavefit tuning show` takes no device; `wavefit tuning check FILE --preset NAME` validates");
+            } else if (action == "merge") {
+                r.what = tuning_request::action::merge;
+                if (files != 2) throw usage_error("`wavefit tuning merge` merges two files: A B -o C (got " + std::to_string(files) + ")");
+                if (output == nullptr || output->empty()) throw usage_error("`wavefit tuning merge A B` needs -o C, the file to write");
+                if (device_from(given).given()) throw usage_error("`wavefit tuning merge` takes no device");
+                r.output = std::string(*output);
+            } else {
+                throw usage_error("unknown action " + quoted(action) + " for " + command_name(spec) + "; expected show, check or merge");
+            }
+            return r;
+        }
     }
     throw usage_error("unhandled subcommand");  // unreachable: the switch covers every enumerator
 }

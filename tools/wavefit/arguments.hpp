@@ -84,8 +84,16 @@ struct explain_request {
     std::string query;
 };
 
+struct tuning_request {
+    enum class action { show, check, merge } what = action::show;
+    bool json = false;
+    std::vector<std::string> files;  // show/check: one; merge: A and B
+    device_choice device;            // check
+    std::string output;              // merge: -o
+};
+
 using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request,
-                                  plan_request, occupancy_request, inspect_request, explain_request>;
+                                  plan_request, occupancy_request, inspect_request, explain_request, tuning_request>;
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);

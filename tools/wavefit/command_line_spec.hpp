@@ -8,7 +8,7 @@
 
 namespace wavefit::cli {
 
-enum class subcommand { presets, info, check, plan, occupancy, inspect, explain };
+enum class subcommand { presets, info, check, plan, occupancy, inspect, explain, tuning };
 
 struct flag_spec {
     std::string_view name;        // "--regs"
@@ -111,6 +111,17 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "'invalid configuration argument' (quoted, or as separate words), or a diagnostic code from check.\n"
          "Exit status 1 when CODE is unknown.\n",
          {flags::json}},
+        {subcommand::tuning, "tuning", "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
+         "read, check and merge tuning files",
+         "A tuning file holds one JSON record per line: what wavefit::tune or WAVEFIT_TUNING=tune measured for a\n"
+         "kernel and a size bucket on a device (README, \"Tuned launches\").\n"
+         "  show FILE          per device, kernel and bucket: the tuned configuration against the plan, with the\n"
+         "                     speedup and the spread of the measurements\n"
+         "  check FILE ...     validates every record's configuration against the device; exit status 1 when a\n"
+         "                     record would be refused there (wavefit never launches such a record)\n"
+         "  merge A B -o C     writes A's and B's records to C (B's replaces A's of the same key)\n"
+         "Lines that are not records are counted and named on stderr, never fatal. FILE may be gzip-compressed.\n",
+         {flags::preset, flags::device, {"-o", "FILE", "merge: the file to write (replaced atomically)"}, flags::json}},
     };
     return specs;
 }

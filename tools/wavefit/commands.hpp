@@ -24,5 +24,6 @@ command_output run(const plan_request& r);
 command_output run(const occupancy_request& r);
 command_output run(const inspect_request& r);
 command_output run(const explain_request& r);
+command_output run(const tuning_request& r);
 
 }  // namespace wavefit::cli
