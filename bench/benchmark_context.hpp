@@ -8,6 +8,8 @@
 
 #include <string>  // context values
 
+#include <wavefit/wavefit.hpp>
+
 #include "gpu_support/gpu_support.hpp"
 
 namespace wavefit_bench {
@@ -48,5 +50,23 @@ inline void add_context(const device_facts& f, const std::string& command) {
     AddCustomContext("driver_version", std::to_string(f.driver_version));
     AddCustomContext("command_line", command);
 }
+
+// The tuned strategy's launches read the tuning records (WAVEFIT_TUNING=use) while the scope lives;
+// everything else plans without them, so that one process measures planned and tuned side by side.
+class tuning_mode_scope {
+public:
+    explicit tuning_mode_scope(bool tuned) : tuned_(tuned), before_(wavefit::current_tuning_mode()) {
+        if (tuned_) wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+    }
+    ~tuning_mode_scope() {
+        if (tuned_) wavefit::set_tuning_mode(before_);
+    }
+    tuning_mode_scope(const tuning_mode_scope&) = delete;
+    tuning_mode_scope& operator=(const tuning_mode_scope&) = delete;
+
+private:
+    bool tuned_;
+    wavefit::tuning_mode before_;
+};
 
 }  // namespace wavefit_bench

@@ -16,20 +16,29 @@
 //                                 large size, the coarse block list elsewhere
 //   --zoo_variants=on|off         the STREAM kernels' other work-per-thread variants (default on)
 //   --zoo_self_test_only          run the self-test and exit
+//   --zoo_tuning=on|off           the tuning phase and the tuned strategy (default on). Before anything is
+//                                 timed, wavefit::tune measures every case that has a tuned strategy at
+//                                 its size (WAVEFIT_TUNING_FILE, when set, receives the records); the
+//                                 tuned benchmarks then launch with WAVEFIT_TUNING=use and report the
+//                                 tuning's cost (tuning_ms, tuning_candidates, tuned_vs_plan_measured)
+//   --zoo_external=on|off         the external kernels (BabelStream 5.0's, bench/external/) (default on)
 #include <benchmark/benchmark.h>
 #include <wavefit/wavefit.hpp>
 
+#include <chrono>     // the tuning phase's wall time
 #include <cstdint>    // sizes
 #include <cstdio>     // messages
 #include <deque>      // cases keep their addresses
 #include <exception>  // std::exception
 #include <functional> // launch closures
+#include <map>        // tuning results per case
 #include <memory>     // std::make_shared
 #include <string>     // names
 #include <vector>     // lists
 
 #include "benchmark_context.hpp"
 #include "gpu_support/gpu_support.hpp"
+#include "external/babelstream.hpp"
 #include "zoo/cases.hpp"
 #include "zoo/strategies.hpp"
 
@@ -57,6 +66,8 @@ struct zoo_options {
     enum class sweep_mode { full, coarse, off } sweep = sweep_mode::full;
     bool variants = true;
     bool self_test_only = false;
+    bool tuning = true;
+    bool external = true;
 };
 
 gpu::stream_t stream{};
@@ -64,6 +75,9 @@ device_facts facts;
 zoo_buffers buffers;
 std::deque<zoo_case> cases;  // registered benchmarks point into it
 std::unique_ptr<gpu::event_pair> events;
+// What the tuning phase measured for each case with a tuned strategy.
+std::map<const zoo_case*, wavefit::tuning_result> tuned;
+std::vector<zoo_case*> to_tune;
 
 // --- launching a case under a strategy ------------------------------------------------------------
 
@@ -105,20 +119,20 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
             }
             break;
         }
-        case strategy_kind::wavefit_plan: {
-            if (c.block_granular) {
-                const wavefit::launch_plan p = c.launch.plan(c.plan_elements);
-                const wavefit::launch_config cfg{wavefit::dims{c.work}, p.block};
-                r.block = p.block.volume();
-                r.grid = c.work;
-                r.go = [&c, cfg] { c.launch.wavefit_config(cfg, stream); };
-            } else {
-                const wavefit::launch_plan p = c.launch.plan(c.work);
-                r.block = p.block.volume();
-                r.grid = p.grid.volume();
-                r.go = [&c] { c.launch.wavefit_work(c.work, stream); };
-            }
+        case strategy_kind::wavefit_plan:
+        case strategy_kind::wavefit_tuned: {
+            const wavefit::work w = c.planned_work();
+            const wavefit::launch_config cfg = s.kind == strategy_kind::wavefit_plan ? c.launch.plan(w).config() : tuned.at(&c).chosen;
+            r.block = cfg.block.volume();
+            r.grid = cfg.grid.volume();
+            r.go = [&c, w] { c.launch.wavefit_work(w, stream); };
             return r;
+        }
+        case strategy_kind::original: {
+            const wavefit::launch_config cfg = c.original();
+            r.block = cfg.block.volume();
+            r.grid = cfg.grid.volume();
+            break;
         }
         case strategy_kind::device_copy:
             break;
@@ -135,7 +149,12 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
 const void* prepared_for = nullptr;
 
 void run_case(benchmark::State& state, zoo_case& c, const strategy& s, const void* key) {
+    const tuning_mode_scope mode(s.kind == strategy_kind::wavefit_tuned);
     try {
+        if (s.kind == strategy_kind::wavefit_tuned && !tuned.at(&c).ok) {
+            state.SkipWithError(("tuning failed: " + tuned.at(&c).message).c_str());
+            return;
+        }
         if (prepared_for != key) {
             prepared_for = nullptr;
             c.prepare(stream);
@@ -166,6 +185,13 @@ void run_case(benchmark::State& state, zoo_case& c, const strategy& s, const voi
         state.counters["elements_per_launch"] = c.elements;
         state.counters["block"] = static_cast<double>(r.block);
         state.counters["grid"] = static_cast<double>(r.grid);
+        if (s.kind == strategy_kind::wavefit_tuned) {
+            const wavefit::tuning_result& t = tuned.at(&c);
+            state.counters["tuning_ms"] = t.tuning_ms;
+            state.counters["tuning_candidates"] = t.candidates;
+            state.counters["tuned_vs_plan_measured"] = t.chosen_ns > 0 ? t.plan_ns / t.chosen_ns : 1.0;
+            state.counters["tuned_spread"] = t.spread;
+        }
         if (c.flops > 0) {
             state.counters["flop_per_launch"] = c.flops;
             state.counters["flop_per_second"] = benchmark::Counter(c.flops * launched, benchmark::Counter::kIsRate);
@@ -190,6 +216,8 @@ void register_case(zoo_case c, const std::vector<strategy>& strategies) {
     c.launches_per_iteration = launches_per_iteration(c);
     cases.push_back(std::move(c));
     zoo_case& stored = cases.back();
+    for (const strategy& s : strategies)
+        if (s.kind == strategy_kind::wavefit_tuned) to_tune.push_back(&stored);
     for (const strategy& s : strategies) {
         const std::string name = stored.kernel + "/" + s.name + "/" + stored.size;
         auto key = std::make_shared<char>();  // identifies this benchmark for prepared_for
@@ -199,8 +227,11 @@ void register_case(zoo_case c, const std::vector<strategy>& strategies) {
     }
 }
 
+bool tuning_on = true;
+
 std::vector<strategy> with_sweep(const zoo_case& c, const std::vector<std::uint32_t>& blocks) {
     std::vector<strategy> all = fixed_strategies();
+    if (tuning_on) all.push_back(tuned_strategy());
     for (strategy& s : sweep_strategies(blocks, c.launch.max_threads)) all.push_back(std::move(s));
     return all;
 }
@@ -364,6 +395,12 @@ void register_zoo(const zoo_options& o) {
             register_case(c, with_sweep(c, coarse));
         }
     }
+    if (o.external) {
+        std::vector<strategy> external = external_strategies();
+        if (!o.tuning) external.pop_back();
+        for (const std::uint64_t n : {stream_large, stream_small})
+            for (zoo_case& c : external::babelstream_cases(n, buffers)) register_case(c, external);
+    }
     // The ceiling again at the end: a drift between the two says the device changed during the run.
     register_case(memcpy_case(stream_large, buffers), {{"runtime_end", strategy_kind::device_copy, 0, 0}});
 }
@@ -383,6 +420,10 @@ bool parse_options(int argc, char** argv, zoo_options& o) {
             o.variants = false;
         } else if (a == "--zoo_self_test_only") {
             o.self_test_only = true;
+        } else if (a == "--zoo_tuning=on" || a == "--zoo_tuning=off") {
+            o.tuning = a == "--zoo_tuning=on";
+        } else if (a == "--zoo_external=on" || a == "--zoo_external=off") {
+            o.external = a == "--zoo_external=on";
         } else {
             std::fprintf(stderr, "wavefit_bench_zoo: unknown argument '%s' (see the top of bench/kernel_zoo.hip)\n", a.c_str());
             return false;
@@ -398,6 +439,28 @@ void allocate_buffers() {
     buffers.c = gpu::allocate_bytes(buffers.bytes);
     buffers.slots = static_cast<double*>(gpu::allocate_bytes(2 * sizeof(double)));
     buffers.counter = std::make_shared<device_counter>();
+}
+
+// The tuning phase: every case with a tuned strategy, once, at its size, on its prepared inputs (every
+// zoo kernel is idempotent, the reductions add into a slot the next launch clears). One line each on
+// stderr; the records stay in the process (and go to WAVEFIT_TUNING_FILE when it is set).
+void tune_cases() {
+    for (zoo_case* c : to_tune) {
+        if (tuned.count(c) != 0) continue;
+        c->prepare(stream);
+        prepared_for = nullptr;
+        const auto started = std::chrono::steady_clock::now();
+        wavefit::tuning_result r = c->launch.tune(c->planned_work(), stream);
+        const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        (void)wavefit::backend::take_last_error();
+        std::fprintf(stderr, "tuning %s/%s: %s in %.0f ms (%u candidates, %u failed): block %llu grid %llu, %.4fx the plan%s\n",
+                     c->kernel.c_str(), c->size.c_str(), r.ok ? "tuned" : ("FAILED: " + r.message).c_str(), wall_ms, r.candidates,
+                     r.failed, static_cast<unsigned long long>(r.chosen.block.volume()),
+                     static_cast<unsigned long long>(r.chosen.grid.volume()), r.chosen_ns > 0 ? r.plan_ns / r.chosen_ns : 1.0,
+                     r.tuned ? "" : " (the plan kept)");
+        r.tuning_ms = wall_ms;
+        tuned[c] = r;
+    }
 }
 
 void release_buffers() {
@@ -441,7 +504,9 @@ int run(int argc, char** argv) {
         return failures != 0 ? 1 : 0;
     }
     warm_up_device();
+    tuning_on = options.tuning;
     register_zoo(options);
+    tune_cases();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     events.reset();

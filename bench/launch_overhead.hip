@@ -8,9 +8,10 @@
 //   launch_first/<form>/cold                the first launch of never-launched kernels (template<int N>
 //                                           instantiations), host clock + synchronize, median and max
 //   launch_first/wavefit_process/cold       the first wavefit launch of the process (device limits too)
-// <form> is raw, wavefit_config (explicit launch_config) or wavefit_elements (an element count,
-// planned); all three launch the configuration wavefit plans for the element count, so only the
-// launch path differs. Validation is always on: wavefit has no switch to turn it off.
+// <form> is raw, wavefit_config (explicit launch_config), wavefit_elements (an element count,
+// planned) or wavefit_tuned (the element count again, with WAVEFIT_TUNING=use and a tuning record
+// that wavefit::tune made before the run: the tuned hot path); all launch the configuration wavefit
+// chose for the element count, so only the launch path differs. Validation is always on: wavefit has no switch to turn it off.
 #include <benchmark/benchmark.h>
 #include <wavefit/wavefit.hpp>
 
@@ -20,6 +21,7 @@
 #include <cstdint>    // sizes
 #include <cstdio>     // error messages
 #include <exception>  // std::exception
+#include <stdexcept>  // std::runtime_error
 #include <string>     // names
 #include <utility>    // std::integer_sequence
 #include <vector>     // samples
@@ -72,13 +74,16 @@ const auto cold_elements_pool = cold_kernels<2 * cold_per_pool>(std::make_intege
 constexpr int process_raw_index = 3 * cold_per_pool;
 constexpr int process_wavefit_index = 3 * cold_per_pool + 1;
 
-enum class form { raw, wavefit_config, wavefit_elements };
+enum class form { raw, wavefit_config, wavefit_elements, wavefit_tuned };
 
 constexpr const char* form_name(form f) {
-    return f == form::raw ? "raw" : f == form::wavefit_config ? "wavefit_config" : "wavefit_elements";
+    return f == form::raw              ? "raw"
+           : f == form::wavefit_config ? "wavefit_config"
+           : f == form::wavefit_elements ? "wavefit_elements"
+                                         : "wavefit_tuned";
 }
 
-// A kernel with its arguments and the configuration all three forms launch.
+// A kernel with its arguments and the configuration every form launches.
 struct subject {
     const char* name;
     std::uint64_t elements;
@@ -130,8 +135,10 @@ double seconds_since(host_clock::time_point t0) {
 }
 
 // Runs `body`; a runtime or launch failure becomes the benchmark's error instead of ending the run.
-template <class Body>
+// The tuned form's benchmarks run with the tuning records in use (tuning_mode_scope).
+template <form F, class Body>
 void guarded(benchmark::State& state, Body&& body) {
+    const tuning_mode_scope mode(F == form::wavefit_tuned);
     try {
         body();
         gpu::check_last_launch("a launch");
@@ -144,7 +151,7 @@ constexpr int enqueue_batch = 256;
 
 template <template <form> class Launch, form F>
 void bm_enqueue(benchmark::State& state) {
-    guarded(state, [&] {
+    guarded<F>(state, [&] {
         Launch<F>::go();
         gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         double host_seconds = 0.0;
@@ -164,7 +171,7 @@ void bm_enqueue(benchmark::State& state) {
 
 template <template <form> class Launch, form F>
 void bm_latency(benchmark::State& state) {
-    guarded(state, [&] {
+    guarded<F>(state, [&] {
         Launch<F>::go();
         gpu::check(gpu::synchronize(stream), "synchronizing the stream");
         for (auto _ : state) {
@@ -182,7 +189,7 @@ constexpr int paired_rounds = 8;
 
 template <template <form> class Launch, form F, bool Synchronize>
 void bm_paired(benchmark::State& state) {
-    guarded(state, [&] {
+    guarded<F>(state, [&] {
         Launch<form::raw>::go();
         Launch<F>::go();
         gpu::check(gpu::synchronize(stream), "synchronizing the stream");
@@ -246,13 +253,13 @@ void report_first(benchmark::State& state, const std::vector<double>& enqueue, c
     }
 }
 
-bool cold_pools_used[3] = {false, false, false};
+bool cold_pools_used[3] = {false, false, false};  // raw, wavefit_config, wavefit_elements
 
 // Each kernel of the pool is launched for the first time: the host clock times the launch call
 // (enqueue) and the launch + synchronize (latency). Runs once: a second call has no cold kernels left.
 template <form F>
 void bm_first(benchmark::State& state) {
-    guarded(state, [&] {
+    guarded<F>(state, [&] {
         bool& used = cold_pools_used[static_cast<int>(F)];
         if (used) {
             state.SkipWithError("every kernel of this pool has been launched already (run once per process)");
@@ -348,12 +355,21 @@ void register_kernel(const char* kernel) {
     register_steady<Launch, form::wavefit_elements>(kernel);
     register_paired<Launch, form::wavefit_config>(kernel);
     register_paired<Launch, form::wavefit_elements>(kernel);
+    register_steady<Launch, form::wavefit_tuned>(kernel);
+    register_paired<Launch, form::wavefit_tuned>(kernel);
 }
 
 void plan_subject(subject& s, wavefit::launch_plan p) {
     s.config = p.config();
     s.grid = dim3(static_cast<unsigned>(p.grid.x));
     s.block = dim3(static_cast<unsigned>(p.block.x));
+}
+
+void report_tuning(const char* kernel, const wavefit::tuning_result& r) {
+    if (!r.ok) throw std::runtime_error(std::string("tuning the ") + kernel + " kernel: " + r.message);
+    std::fprintf(stderr, "tuned %s: block %llu grid %llu (%s), %u candidates in %.0f ms\n", kernel,
+                 static_cast<unsigned long long>(r.chosen.block.volume()), static_cast<unsigned long long>(r.chosen.grid.volume()),
+                 r.tuned ? "faster than the plan" : "the plan kept", r.candidates, r.tuning_ms);
 }
 
 int run(int argc, char** argv) {
@@ -377,6 +393,13 @@ int run(int argc, char** argv) {
     gpu::check(gpu::zero_async(small_y, small_subject.elements * sizeof(float), stream), "clearing device memory");
     plan_subject(empty_subject, wavefit::plan(empty_kernel, empty_subject.elements));
     plan_subject(small_subject, wavefit::plan(small_kernel, small_subject.elements));
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
+    // The tuned form's records, made before anything is timed. Whether the tuner kept the plan or not,
+    // the tuned form's launches go through the tuned lookup; what it chose is printed.
+    constexpr float a = 0.5f;
+    report_tuning("empty", wavefit::tune(empty_kernel, empty_subject.elements, stream));
+    report_tuning("small", wavefit::tune(small_kernel, small_subject.elements, stream, small_y, static_cast<const float*>(small_x), a,
+                                         small_subject.elements));
     gpu::check(gpu::synchronize(stream), "synchronizing the stream");
 
     // Cold kernels first: the order below is the order of the run.

@@ -5,6 +5,7 @@
 #   launch.log, zoo.log     the console output (aggregates), self-test result, errors
 #   build.log               only when this script had to build
 #   device.txt              nvidia-smi before and after, the kernels' registers and their loads/stores (SASS)
+#   h200_tuning.jsonl       the tuning records the zoo's tuning phase wrote (WAVEFIT_TUNING_FILE)
 #   summary.txt             the targets with PASS/FAIL, also printed last
 #
 #   bench/run_h200.sh BUILD_DIR OUT_DIR [--quick]
@@ -79,7 +80,10 @@ timeout 120 "$launch_bin" "${common[@]}" --benchmark_min_time=0.05 --benchmark_o
 tail -n 5 "$out/launch.log"
 
 echo "== kernel zoo"
-timeout 360 "$zoo_bin" "${common[@]}" --benchmark_min_time=0.01 --benchmark_out="$out/zoo.json" "${zoo_flags[@]}" \
+# The tuning phase's records: bench/results/h200_tuning.jsonl is this file from the recorded run, an
+# example of the format (never a default for another device).
+rm -f "$out/h200_tuning.jsonl"
+WAVEFIT_TUNING_FILE="$out/h200_tuning.jsonl" timeout 360 "$zoo_bin" "${common[@]}" --benchmark_min_time=0.01 --benchmark_out="$out/zoo.json" "${zoo_flags[@]}" \
   >"$out/zoo.log" 2>&1 || { echo "run_h200.sh: wavefit_bench_zoo failed (exit $?), see zoo.log" >&2; status=1; }
 grep -E "self-test|FAILED|ERROR" "$out/zoo.log" | head -n 20
 

@@ -27,9 +27,11 @@ namespace wavefit_bench::zoo {
 // How to launch one kernel, and the runtime's answers about it.
 struct launchers {
     std::function<void(dim3, dim3, gpu::stream_t)> raw;
-    std::function<void(std::uint64_t, gpu::stream_t)> wavefit_work;  // wavefit::launch(kernel, items, ...)
+    std::function<void(const wavefit::work&, gpu::stream_t)> wavefit_work;  // wavefit::launch(kernel, work, ...)
     std::function<void(const wavefit::launch_config&, gpu::stream_t)> wavefit_config;
-    std::function<wavefit::launch_plan(std::uint64_t)> plan;  // wavefit::plan(kernel, n)
+    std::function<wavefit::launch_plan(const wavefit::work&)> plan;  // wavefit::plan(kernel, work)
+    std::function<wavefit::tuning_result(const wavefit::work&, gpu::stream_t)> tune;  // wavefit::tune(kernel, work, ...)
+    wavefit::plan_options options;  // what the kernel's author passes: the wavefit and tuned strategies use them
     std::function<int(int)> max_active_blocks;                  // per SM/CU, from the runtime
     std::function<int()> suggested_block;                       // from the runtime
     int max_threads = 1024;                                     // the kernel's own bound
@@ -44,13 +46,17 @@ launchers make_launchers(void (*kernel)(Params...), Args args, const wavefit::pl
     l.raw = [kernel, args](dim3 grid, dim3 block, gpu::stream_t s) {
         std::apply([&](auto... a) { GPU_RAW_LAUNCH(kernel, grid, block, 0, s, a...); }, args());
     };
-    l.wavefit_work = [kernel, args, options](std::uint64_t items, gpu::stream_t s) {
-        std::apply([&](auto... a) { wavefit::launch(kernel, wavefit::work::elements(items, options), s, a...); }, args());
+    l.wavefit_work = [kernel, args](const wavefit::work& w, gpu::stream_t s) {
+        std::apply([&](auto... a) { wavefit::launch(kernel, w, s, a...); }, args());
     };
     l.wavefit_config = [kernel, args](const wavefit::launch_config& cfg, gpu::stream_t s) {
         std::apply([&](auto... a) { wavefit::launch(kernel, cfg, s, a...); }, args());
     };
-    l.plan = [kernel, options](std::uint64_t n) { return wavefit::plan(kernel, n, options); };
+    l.plan = [kernel](const wavefit::work& w) { return wavefit::plan(kernel, w); };
+    l.tune = [kernel, args](const wavefit::work& w, gpu::stream_t s) {
+        return std::apply([&](auto... a) { return wavefit::tune(kernel, w, s, a...); }, args());
+    };
+    l.options = options;
     const void* address = reinterpret_cast<const void*>(kernel);
     l.max_active_blocks = [address](int block) {
         int blocks = 0;
@@ -75,17 +81,23 @@ struct zoo_case {
     double elements = 0;  // per launch
     double flops = 0;     // per launch, compute-bound kernels only
     // Thread-granular kernels: `work` items, one per thread for the "cover" grid, and wavefit plans
-    // the launch from it. Block-granular kernels (tiles, rows): `work` units, one per block for
-    // "cover", and wavefit chooses the block from plan(plan_elements).
+    // the launch as work::elements. Block-granular kernels (tiles, rows): `work` units, one per block
+    // for "cover", planned as work::per_block.
     bool block_granular = false;
     std::uint64_t work = 0;
-    std::uint64_t plan_elements = 0;
+    // The configuration the kernel's own benchmark launches it with (external kernels only).
+    std::function<wavefit::launch_config()> original;
     bool device_copy = false;  // the memcpy ceiling: no kernel
     int launches_per_iteration = 1;  // launches between one pair of events
     launchers launch;
     std::function<void(gpu::stream_t)> prepare;               // fill inputs, poison outputs
     std::function<std::string(gpu::stream_t)> verify;         // "" when every output is right
     std::function<void(gpu::stream_t)> copy;                  // device_copy only
+
+    // What the wavefit and tuned strategies hand wavefit: the work as its author would describe it.
+    wavefit::work planned_work() const {
+        return block_granular ? wavefit::work::per_block(work, launch.options) : wavefit::work::elements(work, launch.options);
+    }
 };
 
 // The zoo's device memory: three buffers, each large enough for the largest case, shared by all
@@ -268,7 +280,6 @@ inline zoo_case transpose_case(std::uint64_t rows, std::uint64_t cols, const zoo
     c.elements = static_cast<double>(n);
     c.block_granular = true;
     c.work = transpose_tiles(rows, cols);
-    c.plan_elements = n;
     c.launch = make_launchers(transpose_kernel, [in, out, rows, cols] {
         return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(in, out, rows, cols);
     });
@@ -298,7 +309,6 @@ inline zoo_case softmax_case(std::uint64_t rows, std::uint64_t hidden, const zoo
     c.elements = static_cast<double>(n);
     c.block_granular = true;
     c.work = rows;
-    c.plan_elements = n / 4;  // float4 vectors
     c.launch = make_launchers(softmax_kernel<softmax_capacity>, [x, y, rows, hidden] {
         return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(x, y, rows, hidden);
     });

@@ -6,6 +6,9 @@
 //   occupancy_api    the block cudaOccupancyMaxPotentialBlockSize / hipOccupancyMaxPotentialBlockSize
 //                    suggests, grid = one work item per thread (the runtime's documented use)
 //   wavefit          wavefit::launch with the work (its plan: block and grid), plan_options defaults
+//   tuned            wavefit::launch with the work and WAVEFIT_TUNING=use, after wavefit::tune measured the
+//                    kernel at this size in the run's tuning phase (its cost is the benchmark's tuning_ms)
+//   original         external kernels only: the configuration the kernel's own benchmark launches
 //   sweep_bB_gP      every wave-aligned block B with grid policy P:
 //                      cover  one work item per thread
 //                      1x     occupancy-saturated: active blocks per SM/CU (the runtime's answer) x SMs/CUs
@@ -22,7 +25,7 @@
 
 namespace wavefit_bench::zoo {
 
-enum class strategy_kind : std::uint8_t { fixed_block, runtime_suggestion, wavefit_plan, sweep, device_copy };
+enum class strategy_kind : std::uint8_t { fixed_block, runtime_suggestion, wavefit_plan, wavefit_tuned, sweep, device_copy, original };
 
 struct strategy {
     std::string name;
@@ -36,6 +39,16 @@ inline std::vector<strategy> fixed_strategies() {
             {"b1024", strategy_kind::fixed_block, 1024, 0},
             {"occupancy_api", strategy_kind::runtime_suggestion, 0, 0},
             {"wavefit", strategy_kind::wavefit_plan, 0, 0}};
+}
+
+inline const strategy& tuned_strategy() {
+    static const strategy s{"tuned", strategy_kind::wavefit_tuned, 0, 0};
+    return s;
+}
+
+// The external kernels: as their benchmark launches them, as wavefit plans them, tuned.
+inline std::vector<strategy> external_strategies() {
+    return {{"original", strategy_kind::original, 0, 0}, {"wavefit", strategy_kind::wavefit_plan, 0, 0}, tuned_strategy()};
 }
 
 inline const std::vector<std::uint32_t>& grid_factors() {
