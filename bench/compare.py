@@ -110,8 +110,19 @@ def compare(base_runs, cand_runs, args):
             verdict = "faster"
         else:
             verdict = "same"
-        rows.append(Row(name, verdict, bv, cv, change, noise, limit))
+        rows.append(Row(name, verdict, bv, cv, change, noise, limit, note=configuration_change(b, c)))
     return rows
+
+
+def configuration_change(base, cand):
+    """A tuned (or planned) benchmark may launch another configuration in the candidate run: say so, so
+    that a change in time is read with the change of block and grid that caused it."""
+    changes = []
+    for key in ("block", "grid"):
+        bv, cv = base.counter(key), cand.counter(key)
+        if bv is not None and cv is not None and bv != cv:
+            changes.append(f"{key} {bv:.0f} -> {cv:.0f}")
+    return ", ".join(changes)
 
 
 def fmt_value(v, metric):

@@ -81,8 +81,11 @@ def bandwidth_model(block, policy, peak):
 
 
 def zoo_run(wavefit_factor=1.0, wavefit_block=256, seed=1, full_sweep_blocks=None, kernels=None, with_variants=True,
-            with_regheavy=True, with_matrices=True, command="build/bench/wavefit_bench_zoo --benchmark_repetitions=5"):
-    """A zoo run. wavefit_factor scales wavefit's bandwidth against hard-coded 256 (1.0: the same)."""
+            with_regheavy=True, with_matrices=True, command="build/bench/wavefit_bench_zoo --benchmark_repetitions=5",
+            tuned_factor=1.0, tuning_ms=150.0, with_external=True, external_tuned_factor=1.0):
+    """A zoo run. wavefit_factor scales wavefit's bandwidth against hard-coded 256 (1.0: the same);
+    tuned_factor scales the tuned strategy against the sweep's best (None: no tuned strategy);
+    external_tuned_factor scales the external kernels' tuned strategy against their own configuration."""
     rng = random.Random(seed)
     benchmarks = []
     peaks = {"copy": 4240.0, "mul": 4230.0, "add": 4390.0, "triad": 4400.0, "dot": 4600.0}
@@ -94,12 +97,13 @@ def zoo_run(wavefit_factor=1.0, wavefit_block=256, seed=1, full_sweep_blocks=Non
         benchmarks += benchmark_entries(f"memcpy/runtime/{size}", repetitions(b / gbps / 1e9, rng),
                                         {"bytes_per_launch": b, "elements_per_launch": float(sizes[size])})
 
-    def add(kernel, strategy, size, gbps, block, grid, bytes_per_launch, elements, flops=None):
+    def add(kernel, strategy, size, gbps, block, grid, bytes_per_launch, elements, flops=None, extra=None):
         t = bytes_per_launch / gbps / 1e9 if flops is None else flops / gbps / 1e9
         launches = 8 if size == "2^25" else 1  # short kernels: several launches between the events
         counters = {"launches_per_iteration": float(launches), "bytes_per_launch": bytes_per_launch,
                     "elements_per_launch": elements, "block": float(block), "grid": float(grid),
                     "bytes_per_second": bytes_per_launch / t, "items_per_second": elements / t}
+        counters.update(extra or {})
         if flops is not None:
             counters["flop_per_launch"] = flops
             counters["flop_per_second"] = flops / t
@@ -115,10 +119,17 @@ def zoo_run(wavefit_factor=1.0, wavefit_block=256, seed=1, full_sweep_blocks=Non
         add(kernel, "b1024", size, bandwidth_model(1024, "cover", peak), 1024, items // 1024, b, n)
         add(kernel, "occupancy_api", size, bandwidth_model(1024, "cover", peak), 1024, items // 1024, b, n)
         add(kernel, "wavefit", size, b256 * wavefit_factor, wavefit_block, items // wavefit_block, b, n)
+        if tuned_factor is not None and not variant:
+            best = max(bandwidth_model(block, policy, peak) for block in blocks for policy in ("cover", "1x", "2x", "4x"))
+            add(kernel, "tuned", size, best * tuned_factor, 512, items // 512, b, n, extra=tuning(24))
         for block in blocks:
             for policy in (("1x", "2x", "4x") if variant else ("cover", "1x", "2x", "4x")):
                 grid = items // block if policy == "cover" else int(policy[0]) * (2048 // block) * 132
                 add(kernel, f"sweep_b{block}_g{policy}", size, bandwidth_model(block, policy, peak), block, grid, b, n)
+
+    def tuning(candidates):
+        return {"tuning_ms": tuning_ms, "tuning_candidates": float(candidates), "tuned_vs_plan_measured": 1.01,
+                "tuned_spread": 0.002}
 
     full = full_sweep_blocks or list(range(32, 1025, 32))
     coarse = [64, 128, 192, 256, 384, 512, 768, 1024]
@@ -136,6 +147,8 @@ def zoo_run(wavefit_factor=1.0, wavefit_block=256, seed=1, full_sweep_blocks=Non
         for strategy, block, gflops in (("b256", 256, 30000.0), ("occupancy_api", 512, 29000.0),
                                         ("wavefit", wavefit_block, 30000.0 * wavefit_factor)):
             add("regheavy", strategy, "2^24", gflops, block, n // block, 8.0 * n, float(n), flops)
+        if tuned_factor is not None:
+            add("regheavy", "tuned", "2^24", 30000.0 * tuned_factor, 256, n // 256, 8.0 * n, float(n), flops, extra=tuning(12))
         benchmarks += error_entries("regheavy/b1024/2^24", "the timed launches: cudaErrorLaunchOutOfResources "
                                                            "(too many resources requested for launch)")
         for block in (64, 128, 256, 512):
@@ -149,10 +162,21 @@ def zoo_run(wavefit_factor=1.0, wavefit_block=256, seed=1, full_sweep_blocks=Non
             for strategy, block, gbps in (("b256", 256, 3600.0), ("b1024", 1024, 3300.0), ("occupancy_api", 1024, 3300.0),
                                           ("wavefit", wavefit_block, 3600.0 * wavefit_factor)):
                 add(kernel, strategy, size, gbps, block, units, b, float(n))
+            if tuned_factor is not None:
+                add(kernel, "tuned", size, 3600.0 * tuned_factor, 256, units, b, float(n), extra=tuning(24))
             for block in coarse:
                 for policy in ("cover", "1x", "2x", "4x"):
                     add(kernel, f"sweep_b{block}_g{policy}", size, 3600.0 * (0.99 if policy != "cover" else 1.0) *
                         (1.0 - 0.0001 * abs(block - 256)), block, units, b, float(n))
+    if with_external:
+        for kernel in ("copy", "mul", "add", "triad"):
+            for size, n in (("2^28", 2 ** 28), ("2^25", 2 ** 25)):
+                b = 8.0 * (3 if kernel in ("add", "triad") else 2) * n
+                original = peaks[kernel] * 0.95
+                add(f"babelstream_{kernel}", "original", size, original, 256, n // 1024, b, float(n))
+                add(f"babelstream_{kernel}", "wavefit", size, original * 0.97, 256, n // 256, b, float(n))
+                add(f"babelstream_{kernel}", "tuned", size, original * external_tuned_factor, 256, n // 1024, b, float(n),
+                    extra=tuning(20))
     benchmarks += benchmark_entries("memcpy/runtime_end/2^28", repetitions(16.0 * 2 ** 28 / 4250.0 / 1e9, rng),
                                     {"bytes_per_launch": 16.0 * 2 ** 28, "elements_per_launch": float(2 ** 28)})
     context = dict(H200_CONTEXT, command_line=command,
@@ -174,13 +198,13 @@ def launch_run(overhead_pct=0.8, first_extra_us=12.0, seed=2, command="build/ben
             suffix="iterations:1/repeats:1/manual_time", unit="ns", aggregates=False)
     for kernel, raw_enqueue, raw_latency in (("empty", 4.1, 9.3), ("small", 4.3, 11.0)):
         wf = raw_enqueue * (1 + overhead_pct / 100)
-        for form, enqueue in (("raw", raw_enqueue), ("wavefit_config", wf), ("wavefit_elements", wf)):
+        for form, enqueue in (("raw", raw_enqueue), ("wavefit_config", wf), ("wavefit_elements", wf), ("wavefit_tuned", wf)):
             benchmarks += benchmark_entries(f"launch_enqueue/{form}/{kernel}", repetitions(256 * enqueue * 1e-6 + 10e-6, rng),
                                             {"us_per_launch": enqueue, "launches_per_iteration": 256.0}, suffix="real_time",
                                             unit="us")
             benchmarks += benchmark_entries(f"launch_latency/{form}/{kernel}", repetitions(raw_latency * 1e-6, rng),
                                             {}, suffix="real_time", unit="us")
-        for form in ("wavefit_config", "wavefit_elements"):
+        for form in ("wavefit_config", "wavefit_elements", "wavefit_tuned"):
             for group in ("launch_enqueue_paired", "launch_latency_paired"):
                 benchmarks += benchmark_entries(f"{group}/{form}/{kernel}", repetitions(2e-3, rng), {
                     "raw_us": raw_enqueue, "wavefit_us": wf, "overhead_pct": overhead_pct}, suffix="real_time", unit="us")

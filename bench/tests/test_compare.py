@@ -130,6 +130,23 @@ class FailuresAndMembership(CompareCase):
         self.assertNotIn("mul/", out)
 
 
+class TunedStrategies(CompareCase):
+    def test_a_tuned_benchmark_that_chose_another_block_says_so(self):
+        base = run_file(benchmark_entries("copy/tuned/2^28", [1.00e-3] * 5, {"block": 256.0, "grid": 4096.0}))
+        cand = run_file(benchmark_entries("copy/tuned/2^28", [0.97e-3] * 5, {"block": 512.0, "grid": 4096.0}))
+        status, out = self.compare(base, cand, "--threshold", "0.01")
+        self.assertEqual(status, 0, out)
+        self.assertIn("faster (block 256 -> 512)", out)
+
+    def test_a_tuned_benchmark_slower_with_a_new_configuration_is_still_a_regression(self):
+        base = run_file(benchmark_entries("babelstream_copy/tuned/2^28", [1.00e-3] * 5, {"block": 256.0, "grid": 4096.0}))
+        cand = run_file(benchmark_entries("babelstream_copy/tuned/2^28", [1.10e-3] * 5, {"block": 1024.0, "grid": 1024.0}))
+        status, out = self.compare(base, cand)
+        self.assertEqual(status, 1, out)
+        self.assertEqual(self.verdict(out, "babelstream_copy/tuned/2^28"), "SLOWER")
+        self.assertIn("block 256 -> 1024, grid 4096 -> 1024", out)
+
+
 class Units(CompareCase):
     def test_time_units_are_converted(self):
         base = run_file(benchmark_entries("copy/wavefit/2^28", [1e-3] * 5, unit="ms"))

@@ -114,6 +114,50 @@ class Targets(ReportCase):
         self.assertTrue(targets["regheavy/2^24: wavefit vs b256"].passed)
 
 
+class TunedTargets(ReportCase):
+    targets = Targets.targets
+
+    def test_tuned_within_one_percent_of_the_sweep_best_passes(self):
+        targets = self.targets(zoo_run(tuned_factor=0.995))
+        self.assertTrue(targets["transpose/16384x16384: tuned vs sweep best"].passed)
+        self.assertTrue(targets["copy/2^28: tuned vs sweep best"].passed)
+
+    def test_tuned_two_percent_behind_the_sweep_best_fails(self):
+        targets = self.targets(zoo_run(tuned_factor=0.98))
+        t = targets["transpose/16384x16384: tuned vs sweep best"]
+        self.assertFalse(t.passed, t.measured)
+        self.assertRegex(t.measured, r"^0\.9[78]\d ", t.measured)
+
+    def test_tuned_slower_than_the_plan_beyond_the_noise_fails(self):
+        # The plan runs at 256's bandwidth; tuned 3% below the sweep's best is also below the plan.
+        targets = self.targets(zoo_run(tuned_factor=0.95))
+        self.assertFalse(targets["copy/2^28: tuned vs wavefit plan"].passed)
+        self.assertTrue(targets["copy/2^28: tuned vs wavefit plan"].required.startswith(">= 1.00 (noise "))
+
+    def test_tuning_longer_than_a_second_fails(self):
+        self.assertTrue(self.targets(zoo_run(tuning_ms=999.0))["softmax/32768x8192: tuning cost"].passed)
+        t = self.targets(zoo_run(tuning_ms=1500.0))["softmax/32768x8192: tuning cost"]
+        self.assertFalse(t.passed)
+        self.assertEqual(t.measured, "1500 ms (24 candidates)")
+
+    def test_an_external_kernel_tuned_slower_than_its_own_configuration_fails(self):
+        self.assertTrue(self.targets(zoo_run())["babelstream_copy/2^28: tuned vs the benchmark's own configuration"].passed)
+        t = self.targets(zoo_run(external_tuned_factor=0.97))["babelstream_copy/2^28: tuned vs the benchmark's own configuration"]
+        self.assertFalse(t.passed, t.measured)
+        self.assertTrue(t.measured.startswith("0.9"), t.measured)
+
+    def test_external_kernels_are_not_judged_against_a_sweep(self):
+        targets = self.targets(zoo_run())
+        self.assertNotIn("babelstream_copy/2^28: wavefit vs sweep best", targets)
+        self.assertNotIn("babelstream_copy/2^28: tuned vs sweep best", targets)
+        self.assertIn("babelstream_triad/2^25: tuning cost", targets)
+
+    def test_the_tuned_launch_form_has_the_overhead_target(self):
+        targets = self.targets(launch=launch_run(overhead_pct=3.0))
+        self.assertFalse(targets["launch small: wavefit_tuned enqueue vs raw"].passed)
+        self.assertTrue(self.targets(launch=launch_run(overhead_pct=1.0))["launch small: wavefit_tuned enqueue vs raw"].passed)
+
+
 class Report(ReportCase):
     def make(self, *extra, zoo=None, launch=None):
         out_md = os.path.join(self.dir.name, "RESULTS.md")
@@ -160,6 +204,22 @@ class Report(ReportCase):
         self.assertIn("| empty | raw | 4.10 |", text)
         self.assertIn("First wavefit launch of the process", text)
         self.assertIn("| wavefit_elements | 42.0 |", text)
+
+    def test_the_external_kernels_have_their_own_section_beside_the_zoo(self):
+        text = self.make("--no-plots")
+        self.assertIn("## External kernels", text)
+        self.assertIn("based on a variant of BabelStream 5.0", text)
+        self.assertIn("| strategy | block | grid | GB/s | / original | tuning |", text)
+        self.assertRegex(text, r"\| original \| 256 \| 262,144 \| [\d,]+ \| 1\.000 \| - \|")
+        self.assertRegex(text, r"\| tuned \| 256 \| 262,144 \| [\d,]+ \| 1\.0\d\d \| 150 ms, 20 candidates \|")
+        self.assertNotIn("### babelstream_copy", text)  # not in the zoo's tables
+
+    def test_the_tuned_strategy_is_a_row_of_every_zoo_table(self):
+        text = self.make("--no-plots")
+        self.assertRegex(text, r"\| tuned \| 512 \| [\d,]+ \| [\d,]+ \| [\d.]+% \| 1\.0\d\d \|")
+
+    def test_the_launch_section_has_the_tuned_form(self):
+        self.assertIn("| small | wavefit_tuned |", self.make("--no-plots"))
 
     def test_the_ceiling_is_reported_with_its_drift(self):
         text = self.make("--no-plots")
