@@ -96,7 +96,9 @@ struct zoo_case {
 
     // What the wavefit and tuned strategies hand wavefit: the work as its author would describe it.
     wavefit::work planned_work() const {
-        return block_granular ? wavefit::work::per_block(work, launch.options) : wavefit::work::elements(work, launch.options);
+        // A unit's size (a row, a tile) keys the tuning record: softmax rows of 4096 and 8192 tune apart.
+        return block_granular ? wavefit::work::per_block(work, work != 0 ? static_cast<std::uint64_t>(elements) / work : 0, launch.options)
+                              : wavefit::work::elements(work, launch.options);
     }
 };
 

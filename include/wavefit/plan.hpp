@@ -70,6 +70,10 @@ struct work {
     work_kind kind = work_kind::elements;
     dims extent{0, 1, 1};  // elements and per_block: {n, 1, 1}
     plan_options options{};
+    // per_block only: how many elements each unit holds (a row's length), 0 when not said. The plan
+    // does not use it; the tuner keys its records on it, because the best block for a row of 8192
+    // is not the best for a row of 512 of the same kernel.
+    std::uint64_t unit_size = 0;
 
     static constexpr work elements(std::uint64_t n, const plan_options& o = {}) noexcept {
         return {work_kind::elements, dims{n, 1, 1}, o};
@@ -78,7 +82,10 @@ struct work {
     // One block per unit: the grid is the unit count (clamped), each block takes a unit; kernels loop
     // with wavefit::block_stride(units) so that a clamped grid still covers every unit.
     static constexpr work per_block(std::uint64_t units, const plan_options& o = {}) noexcept {
-        return {work_kind::per_block, dims{units, 1, 1}, o};
+        return {work_kind::per_block, dims{units, 1, 1}, o, 0};
+    }
+    static constexpr work per_block(std::uint64_t units, std::uint64_t unit_size, const plan_options& o = {}) noexcept {
+        return {work_kind::per_block, dims{units, 1, 1}, o, unit_size};
     }
     // Elements, extent volume or units: what "how much work" means for this kind (saturating).
     constexpr std::uint64_t size() const noexcept { return extent.volume(); }

@@ -63,6 +63,12 @@ constexpr std::uint32_t size_bucket(std::uint64_t size) noexcept {
     return b;
 }
 
+// The size class of a per_block unit (work::unit_size): 0 when the size is not given, else its
+// size_bucket + 1. Units of another class never share a record, not even as the nearest bucket.
+constexpr std::uint32_t unit_bucket_of(std::uint64_t unit_size) noexcept {
+    return unit_size == 0 ? 0 : size_bucket(unit_size) + 1;
+}
+
 // The identity of what a record was measured for. A record is used only for the same device (name,
 // ISA with its target features, CU count), runtime version, kernel (mangled name and the resources
 // its attributes report: a recompiled kernel with other resources gets no old answer), work kind,
@@ -76,6 +82,7 @@ struct tuning_key {
     kernel_resources resources;  // the kernel's fingerprint
     work_kind kind = work_kind::elements;
     std::uint32_t bucket = 0;
+    std::uint32_t unit_bucket = 0;  // per_block work: unit_bucket_of(work::unit_size); 0 when not said
     std::uint64_t dynamic_shared = 0;
     std::uint64_t min_efficient_block = 256;
 
@@ -87,7 +94,7 @@ struct tuning_key {
                resources.static_shared == o.resources.static_shared &&
                resources.max_threads_per_block == o.resources.max_threads_per_block &&
                resources.local_bytes_per_thread == o.resources.local_bytes_per_thread && kind == o.kind &&
-               dynamic_shared == o.dynamic_shared && min_efficient_block == o.min_efficient_block;
+               unit_bucket == o.unit_bucket && dynamic_shared == o.dynamic_shared && min_efficient_block == o.min_efficient_block;
     }
     bool operator==(const tuning_key& o) const noexcept { return bucket == o.bucket && same_but_bucket(o); }
 };
@@ -338,6 +345,7 @@ inline std::string to_json_line(const tuning_record& r) {
            ",\"max_threads\":" + std::to_string(k.resources.max_threads_per_block) +
            ",\"local_bytes\":" + std::to_string(k.resources.local_bytes_per_thread) + "},\"work\":\"" +
            std::string(to_string(k.kind)) + "\",\"bucket\":" + std::to_string(k.bucket) +
+           (k.unit_bucket != 0 ? ",\"unit_bucket\":" + std::to_string(k.unit_bucket) : std::string()) +
            ",\"dynamic_shared\":" + std::to_string(k.dynamic_shared) +
            ",\"min_efficient_block\":" + std::to_string(k.min_efficient_block) + ",\"chosen\":" + detail::choice_json(r.chosen) +
            ",\"plan\":" + detail::choice_json(r.plan) + ",\"candidates\":" + std::to_string(r.candidates) +
@@ -491,6 +499,9 @@ inline tuning_record_result parse_tuning_record(std::string_view line) {
     else if (kind == "per_block") r.key.kind = work_kind::per_block;
     else in.fail("\"work\" must be elements, extent or per_block");
     r.key.bucket = static_cast<std::uint32_t>(in.count(v, "bucket", 64));
+    // Written only for per_block work whose unit size was given.
+    if (v.find("unit_bucket") != nullptr) r.key.unit_bucket = static_cast<std::uint32_t>(in.count(v, "unit_bucket", 65));
+    if (r.key.unit_bucket != 0 && r.key.kind != work_kind::per_block) in.fail("\"unit_bucket\" is only for per_block work");
     r.key.dynamic_shared = in.count(v, "dynamic_shared", max_reported_limit);
     r.key.min_efficient_block = in.count(v, "min_efficient_block", 65536);
     r.chosen = detail::read_choice(in, v, "chosen");

@@ -143,6 +143,36 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
     CHECK(wavefit::to_json_line(back.record) == line);
 }
 
+TEST_CASE("a per-block record keys on the unit's size class, and only per-block work has one", "[tuning][records]") {
+    tuning_record r = sample_record();
+    r.key.kind = work_kind::per_block;
+    r.key.bucket = 12;                                   // 4096 rows
+    r.key.unit_bucket = wavefit::unit_bucket_of(8192);   // of 8192 elements each
+    CHECK(r.key.unit_bucket == 14);
+    CHECK(wavefit::unit_bucket_of(0) == 0);              // not said
+    CHECK(wavefit::unit_bucket_of(1) == 1);
+    const std::string line = wavefit::to_json_line(r);
+    CAPTURE(line);
+    CHECK(line.find("\"unit_bucket\":14") != std::string::npos);
+    const wavefit::tuning_record_result back = wavefit::parse_tuning_record(line);
+    REQUIRE(back.ok());
+    CHECK(back.record.key == r.key);
+    // Rows of 4096 are another key, and not "the same kernel but for the bucket" either.
+    wavefit::tuning_key other = r.key;
+    other.unit_bucket = wavefit::unit_bucket_of(4096);
+    CHECK_FALSE(other == r.key);
+    CHECK_FALSE(other.same_but_bucket(r.key));
+    // A record without the field (an element count, or rows whose size was not given) reads as 0.
+    CHECK(wavefit::to_json_line(sample_record()).find("unit_bucket") == std::string::npos);
+    const wavefit::tuning_record_result elements = wavefit::parse_tuning_record(replaced(wavefit::to_json_line(sample_record()),
+                                                                                        "\"bucket\":28", "\"bucket\":28,\"unit_bucket\":3"));
+    CHECK_FALSE(elements.ok());
+    CHECK(elements.error == "\"unit_bucket\" is only for per_block work");
+    const wavefit::tuning_record_result huge = wavefit::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
+    CHECK_FALSE(huge.ok());
+    CHECK(huge.error == "\"unit_bucket\" must be a whole number from 0 to 65");
+}
+
 TEST_CASE("hostile tuning records are refused with one line, never a crash", "[tuning][records]") {
     const std::string good = wavefit::to_json_line(sample_record());
     struct bad {

@@ -110,6 +110,47 @@ TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by mor
     CHECK(wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099).config == r.plan);
 }
 
+TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<7>(), "_Z12tuned_kernelILi7EEvPfi");
+    // 4096 rows of 8192 run fastest with blocks of 1024, 4096 rows of 512 with blocks of 128 (the
+    // model cannot see the row length, so each tune gets its own model).
+    fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 1024 ? 900000.0 : 1000000.0; });
+    const wavefit::tuning_result long_rows = wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099);
+    fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 128 ? 900000.0 : 1000000.0; });
+    const wavefit::tuning_result short_rows = wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099);
+    CAPTURE(long_rows.message, short_rows.message, long_rows.chosen.block.x, short_rows.chosen.block.x);
+    REQUIRE(long_rows.tuned);
+    REQUIRE(short_rows.tuned);
+    CHECK(long_rows.chosen.block.x == 1024);
+    CHECK(short_rows.chosen.block.x == 128);
+    wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+    CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099).config.block.x == 1024);
+    CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099).config.block.x == 128);
+    // Rows of a length never tuned get the plan, not the nearest length's choice.
+    const wavefit::launch_result unknown = wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 100000), nullptr, nullptr, 4099);
+    CHECK(unknown.config == long_rows.plan);
+}
+
+TEST_CASE("tune: a kernel of a few microseconds is timed in batches, and its time is per launch", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<8>(), "_Z12tuned_kernelILi8EEvPfi");
+    // 2 us a launch, 1.5% faster at block 512 with 2 rounds: one event pair per launch would see 2 us
+    // of device time and the fake's exact clock either way; batches must divide back to 2 us.
+    fake::set_duration_model([](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    const int launches_before = fake::count().launches.load();
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<8>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
+    REQUIRE(r.ok);
+    CHECK(r.tuned);
+    CHECK(r.chosen_ns == Approx(1970.0));
+    CHECK(r.plan_ns == Approx(2000.0));
+    // 25 launches a sample (50 us / 2 us): far more launches than samples.
+    CHECK(fake::count().launches.load() - launches_before > 25 * 100);
+}
+
 TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;

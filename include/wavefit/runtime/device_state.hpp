@@ -181,6 +181,7 @@ struct launch_key {
     bool spread_small_work = false;
     std::uint32_t grid_factor = 0;
     std::uint32_t size_bucket = 0;   // tuning on: the work's size bucket; off: 0 (the plan does not depend on it)
+    std::uint32_t unit_bucket = 0;   // tuning on, per_block work: unit_bucket_of(unit_size); else 0
     std::uint32_t generation = 0;    // tuning on: the database's generation, so a new record is seen
     std::uint64_t dynamic_shared = 0;
     std::uint64_t min_efficient_block = 0;
@@ -188,7 +189,7 @@ struct launch_key {
     friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
         return a.device == b.device && a.kernel == b.kernel && a.planned == b.planned && a.kind == b.kind &&
                a.grid == b.grid && a.spread_small_work == b.spread_small_work && a.grid_factor == b.grid_factor &&
-               a.size_bucket == b.size_bucket && a.generation == b.generation && a.dynamic_shared == b.dynamic_shared &&
+               a.size_bucket == b.size_bucket && a.unit_bucket == b.unit_bucket && a.generation == b.generation && a.dynamic_shared == b.dynamic_shared &&
                a.min_efficient_block == b.min_efficient_block;
     }
 };
@@ -199,6 +200,7 @@ struct launch_key_hash {
         mix(k.dynamic_shared);
         mix(k.min_efficient_block);
         mix(k.generation);
+        mix(k.unit_bucket);
         mix((std::uint64_t{k.size_bucket} << 32) | (std::uint64_t{k.grid_factor} << 8) | (std::uint64_t{k.planned} << 7) |
             (std::uint64_t{k.spread_small_work} << 6) | (static_cast<std::uint64_t>(k.grid) << 3) | static_cast<std::uint64_t>(k.kind));
         return h;

@@ -99,6 +99,7 @@ inline launch_key key_for(int device, const void* kernel, const work& w) noexcep
     // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
     if (tuning_active()) {
         key.size_bucket = size_bucket(w.size());
+        key.unit_bucket = w.kind == work_kind::per_block ? unit_bucket_of(w.unit_size) : 0;
         key.generation = tuning_state::get().generation();
     }
     key.kind = w.kind;

@@ -9,6 +9,7 @@
 #include <algorithm>   // std::sort, std::nth_element
 #include <atomic>      // the mode and the database generation
 #include <chrono>      // tuning wall time
+#include <cmath>       // std::ceil: the batch of a short kernel
 #include <cstdint>     // sizes
 #include <cstdio>      // warnings on stderr, the file
 #include <cstdlib>     // std::getenv
@@ -228,6 +229,7 @@ inline bool tuning_key_for(const launch_entry& e, const work& w, tuning_key& key
     key.resources = e.kernel->resources;
     key.kind = w.kind;
     key.bucket = size_bucket(w.size());
+    key.unit_bucket = w.kind == work_kind::per_block ? unit_bucket_of(w.unit_size) : 0;
     key.dynamic_shared = w.options.dynamic_shared;
     key.min_efficient_block = w.options.min_efficient_block;
     return true;
@@ -262,7 +264,7 @@ inline backend::error_type launch_candidate(const launch_arguments& a, const lau
     return backend::launch_kernel(a.kernel, grid, block, a.args, static_cast<std::size_t>(c.dynamic_shared), a.stream);
 }
 
-// A pool of event pairs on one stream, timing one launch each.
+// A pool of event pairs on one stream, each pair timing a batch of back-to-back launches.
 class launch_timer {
 public:
     explicit launch_timer(backend::stream_type stream) : stream_(stream) {}
@@ -272,9 +274,10 @@ public:
     launch_timer(const launch_timer&) = delete;
     launch_timer& operator=(const launch_timer&) = delete;
 
-    // Device time in nanoseconds of each of `runs` launches of `cfg` (empty, and `failed` set, if
-    // the runtime refused one).
-    std::vector<double> time(const candidate_launch& launch, const launch_config& cfg, std::size_t runs, backend::error_type& failed) {
+    // Device time in nanoseconds of one launch of `cfg`, for each of `runs` batches of `batch`
+    // launches (empty, and `failed` set, if the runtime refused one).
+    std::vector<double> time(const candidate_launch& launch, const launch_config& cfg, std::size_t runs, backend::error_type& failed,
+                             std::size_t batch = 1) {
         std::vector<double> ns;
         failed = backend::success;
         if (!reserve(2 * runs)) {
@@ -283,14 +286,15 @@ public:
         }
         for (std::size_t i = 0; i < runs; ++i) {
             if ((failed = backend::record_event(events_[2 * i], stream_)) != backend::success) return ns;
-            if ((failed = launch(cfg)) != backend::success) return ns;
+            for (std::size_t j = 0; j < batch; ++j)
+                if ((failed = launch(cfg)) != backend::success) return ns;
             if ((failed = backend::record_event(events_[2 * i + 1], stream_)) != backend::success) return ns;
         }
         if ((failed = backend::wait_for_event(events_[2 * runs - 1])) != backend::success) return ns;
         for (std::size_t i = 0; i < runs; ++i) {
             float ms = 0;
             if ((failed = backend::elapsed_ms(ms, events_[2 * i], events_[2 * i + 1])) != backend::success) return {};
-            ns.push_back(static_cast<double>(ms) * 1e6);
+            ns.push_back(static_cast<double>(ms) * 1e6 / static_cast<double>(batch));
         }
         return ns;
     }
@@ -338,8 +342,14 @@ struct candidate_timing {
 // spend (the wall time adds launch overheads; the README reports both).
 inline constexpr double tuning_budget_ns = 600e6;
 
+// A sample of at least this much device time: a short kernel is timed in batches of back-to-back
+// launches (at most 32), because one event pair around a few microseconds measures mostly the
+// events' own jitter, and that jitter would hide gains of a percent or two.
+inline constexpr double tuning_sample_ns = 50e3;
+
 // Measures every candidate (the plan first) and chooses: stage 1 screens each with a few timed
-// launches; stage 2 times the six fastest and the plan interleaved, round after round, until 100
+// samples (a sample is a batch of launches when one launch is short, see tuning_sample_ns);
+// stage 2 times the six fastest and the plan interleaved, round after round, until 100
 // rounds or half the budget, so that clock drift cannot favour one. The fastest replaces the plan
 // only if it beats the plan's median by more than half the larger relative spread (at least 0.2%),
 // so a tie keeps the plan. A candidate the runtime refuses is recorded as failed, never chosen.
@@ -376,14 +386,16 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
         return result;
     }
     const double estimate = std::max(1000.0, summarize(first).median);
+    const std::size_t batch = static_cast<std::size_t>(std::clamp(std::ceil(tuning_sample_ns / estimate), 1.0, 32.0));
+    const double sample_ns = estimate * static_cast<double>(batch);
     const std::size_t n = all.size();
     const std::size_t screen_runs =
-        static_cast<std::size_t>(std::clamp(0.4 * tuning_budget_ns / (estimate * static_cast<double>(n)), 1.0, 10.0));
+        static_cast<std::size_t>(std::clamp(0.4 * tuning_budget_ns / (sample_ns * static_cast<double>(n)), 1.0, 10.0));
 
     for (candidate_timing& t : all) {
         if (t.failed) continue;
         (void)timer.time(launch, t.config, 1, e);  // its own warm-up
-        if (e == backend::success) t.screen_ns = timer.time(launch, t.config, screen_runs, e);
+        if (e == backend::success) t.screen_ns = timer.time(launch, t.config, screen_runs, e, batch);
         if (e != backend::success) {
             t.failed = true;
             (void)backend::take_last_error();
@@ -405,12 +417,12 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
     if (order.size() > 6) order.resize(6);
     order.insert(order.begin(), 0);
     double round_ns = 0;
-    for (const std::size_t i : order) round_ns += std::max(1000.0, summarize(all[i].screen_ns).median);
+    for (const std::size_t i : order) round_ns += std::max(1000.0, summarize(all[i].screen_ns).median) * static_cast<double>(batch);
     const std::size_t rounds = static_cast<std::size_t>(std::clamp(0.5 * tuning_budget_ns / round_ns, 5.0, 100.0));
     for (std::size_t round = 0; round < rounds; ++round)
         for (const std::size_t i : order) {
             if (all[i].failed) continue;
-            const std::vector<double> one = timer.time(launch, all[i].config, 1, e);
+            const std::vector<double> one = timer.time(launch, all[i].config, 1, e, batch);
             if (e != backend::success) {
                 all[i].failed = true;
                 (void)backend::take_last_error();

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+r"""The repository's own rules, checked on every test run (docs/architecture.md, "Rules the tests enforce").
+
+  licence      every source, build and script file starts with an SPDX line; LICENSE exists
+  references   nothing names developer-only notes that users do not have
+  layering     the planning core includes no GPU header and no runtime or device header; only
+               include/wavefit/runtime/backend.hpp (the library) and gpu_support/ (tests, benchmarks,
+               examples) call hip*/cuda* functions; only include/wavefit/platform.hpp tests the
+               compilers' platform macros
+  public API   every public name of namespace wavefit and wavefit::presets appears in README.md
+  fuzz dicts   every fuzz/dict/*.dict line is one libFuzzer reads: a comment, or an optionally named
+               quoted value whose only escapes are \\, \" and \xNN (libFuzzer stops at any other)
+
+Run: check_repository.py ROOT [--list-public]. Prints every violation and exits 1 if there is one.
+Python standard library only; reads the files git tracks (or, outside git, every file under ROOT).
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SOURCE_SUFFIXES = {".hpp", ".cpp", ".hip", ".cu", ".h", ".py", ".cmake", ".sh"}
+SCRIPT_NAMES = {"CMakeLists.txt", "run-ci", "run-smoke", "run-long", "run"}
+# Data that is not source even where it has a source suffix.
+DATA_PREFIXES = ("fuzz/corpus/", "fuzz/regressions/", "tests/data/traces/", "bench/results/")
+
+DEVELOPER_NOTES = re.compile(r"\.\./shared|\b(CONTRACT|FACTS|PERF)\.md\b")
+GPU_CALL = re.compile(r"(?<![\w.>:])(hip|cuda)[A-Z]\w*\s*\(")
+PLATFORM_TEST = re.compile(r"^\s*#\s*(if|elif|ifdef|ifndef)\b.*\b(__HIPCC__|__CUDACC__|__HIP_PLATFORM_AMD__|"
+                           r"__HIP_PLATFORM_NVIDIA__|__CUDA_ARCH__|__HIP_DEVICE_COMPILE__)\b")
+GPU_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](hip/|cuda|runtime/|device/|\.\./runtime/|\.\./device/|platform\.hpp|\.\./platform\.hpp)')
+
+# Where hip*/cuda* calls belong, and the two files that may hold others, with why.
+GPU_CALLS_ALLOWED = {
+    "include/wavefit/runtime/backend.hpp": "the library's only runtime calls",
+    "tests/cpu/fake_hip_runtime.cpp": "defines the fake HIP functions the CPU tests link against",
+    "tests/cpu/fake_hip.hpp": "declares the fake HIP runtime's extras",
+    "tests/cpu/test_runtime_caches_fake_hip.cpp": "lowers an attribute behind wavefit's back, as another library would",
+    "tests/data/h200/occupancy_zoo.cu": "the CUDA-only program that recorded tests/data/h200 (run once, by hand)",
+    "examples/cmake_consumer/main.hip": "an outside project, written as a user writes one",
+}
+GPU_CALL_DIRS = ("gpu_support/",)
+PLATFORM_HEADER = "include/wavefit/platform.hpp"
+# Library headers that are not the planning core.
+NOT_CORE = ("include/wavefit/runtime/", "include/wavefit/device/", "include/wavefit/wavefit.hpp", PLATFORM_HEADER)
+
+
+def tracked_files(root):
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], check=True, capture_output=True).stdout
+        return [p for p in out.decode().split("\0") if p and (root / p).is_file()]
+    except (OSError, subprocess.CalledProcessError):
+        return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".git" not in p.parts]
+
+
+def is_source(path):
+    name = os.path.basename(path)
+    if path.startswith(DATA_PREFIXES):
+        return False
+    return Path(path).suffix in SOURCE_SUFFIXES or name in SCRIPT_NAMES or path.startswith(("scripts/", ".ci/"))
+
+
+def read(root, path):
+    try:
+        return (root / path).read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        return None
+
+
+def without_comments(text):
+    """C++ text with // and /* */ comments and string literals blanked (line structure kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def check_licence(root, files, problems):
+    if not (root / "LICENSE").is_file():
+        problems.append("LICENSE: missing")
+    for path in files:
+        if not is_source(path):
+            continue
+        text = read(root, path)
+        if text is None:
+            continue
+        head = text.split("\n", 3)[:3]
+        if not any("SPDX-License-Identifier: MIT" in line for line in head):
+            problems.append(f"{path}:1: no SPDX-License-Identifier line at the top")
+
+
+def check_references(root, files, problems):
+    for path in files:
+        if path == "tests/policy/check_repository.py":
+            continue  # it names what it looks for
+        text = read(root, path)
+        if text is None:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if DEVELOPER_NOTES.search(line):
+                problems.append(f"{path}:{number}: names a developer-only note users do not have: {line.strip()[:100]}")
+
+
+def check_layering(root, files, problems):
+    for path in files:
+        if Path(path).suffix not in {".hpp", ".cpp", ".hip", ".cu", ".h"}:
+            continue
+        text = read(root, path)
+        if text is None:
+            continue
+        code = without_comments(text)
+        lines = code.splitlines()
+        core = path.startswith("include/wavefit/") and not path.startswith(NOT_CORE)
+        for number, line in enumerate(lines, 1):
+            if core and GPU_INCLUDE.search(line):
+                problems.append(f"{path}:{number}: the planning core includes a GPU, runtime or device header: {line.strip()}")
+            if PLATFORM_TEST.search(line) and path not in (PLATFORM_HEADER, "tests/cpu/fake_hip.hpp"):
+                problems.append(f"{path}:{number}: tests a platform macro; use {PLATFORM_HEADER}'s WAVEFIT_* macros: {line.strip()}")
+            if GPU_CALL.search(line) and path not in GPU_CALLS_ALLOWED and not path.startswith(GPU_CALL_DIRS):
+                problems.append(f"{path}:{number}: calls hip*/cuda* outside runtime/backend.hpp and gpu_support/: {line.strip()[:100]}")
+
+
+DICT_ENTRY = re.compile(r'^(?:\w+=)?"((?:[^"\\]|\\\\|\\"|\\x[0-9A-Fa-f]{2})*)"\s*$')
+
+
+def check_fuzz_dictionaries(root, files, problems):
+    for path in files:
+        if not (path.startswith("fuzz/dict/") and path.endswith(".dict")):
+            continue
+        text = read(root, path)
+        if text is None:
+            problems.append(f"{path}: not UTF-8 text")
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if not DICT_ENTRY.match(stripped):
+                problems.append(f"{path}:{number}: libFuzzer cannot read this entry (escapes: \\\\, \\\" and \\xNN only): {stripped[:60]}")
+
+
+NAMESPACE_OPEN = re.compile(r"^namespace ([\w:]+) \{")
+NAMESPACE_CLOSE = re.compile(r"^\}\s*$")
+DECLARATIONS = [
+    re.compile(r"^(?:template\s*<.*>\s*)?(?:struct|class|union)\s+(\w+)\b(?!.*;\s*$)"),
+    re.compile(r"^enum\s+class\s+(\w+)"),
+    re.compile(r"^using\s+(\w+)\s*="),
+    re.compile(r"^(?:inline\s+)?constexpr\s+(?:const\s+)?[\w:<>,\s]+?[&*]?\s*(\w+)\s*(?:=|\{|\[)"),
+    re.compile(r"^(?:template\s*<.*>\s*)?(?:\[\[\w+\]\]\s*)?(?:(?:inline|constexpr|static)\s+)*"
+               r"[\w:<>,\s]+?[\s&*]+(\w+)\s*\("),
+]
+PUBLIC_NAMESPACES = {"wavefit", "wavefit::presets"}
+KEYWORDS = {"operator", "if", "for", "while", "switch", "return", "sizeof", "static_assert", "decltype"}
+
+
+def public_names(root):
+    """Names declared at namespace scope in wavefit and wavefit::presets, with where."""
+    names = {}
+    for header in sorted((root / "include" / "wavefit").rglob("*.hpp")):
+        rel = str(header.relative_to(root))
+        code = without_comments(header.read_text(encoding="utf-8"))
+        stack = []  # (namespace parts, brace depth inside it)
+        depth = 0
+        for number, line in enumerate(code.splitlines(), 1):
+            opened = NAMESPACE_OPEN.match(line)
+            at_namespace_scope = depth == (stack[-1][1] if stack else 0)
+            if opened:
+                parts = opened.group(1).split("::")
+                depth += 1
+                stack.append((parts, depth))
+                continue
+            full = "::".join(p for parts, _ in stack for p in parts)
+            if at_namespace_scope and full in PUBLIC_NAMESPACES and line.strip() and not line[:1].isspace():
+                for pattern in DECLARATIONS:
+                    m = pattern.match(line)
+                    if m and m.group(1) not in KEYWORDS:
+                        names.setdefault(m.group(1), f"{rel}:{number}")
+                        break
+            for c in line:
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if stack and depth < stack[-1][1]:
+                        stack.pop()
+    return names
+
+
+def check_public_api(root, problems):
+    readme = read(root, "README.md") or ""
+    for name, where in sorted(public_names(root).items()):
+        if not re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", readme):
+            problems.append(f"{where}: public name `{name}` is not in README.md (document it, or move it into detail)")
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    root = Path(argv[1]).resolve()
+    if "--list-public" in argv:
+        for name, where in sorted(public_names(root).items()):
+            print(f"{name}\t{where}")
+        return 0
+    files = tracked_files(root)
+    problems = []
+    check_licence(root, files, problems)
+    check_references(root, files, problems)
+    check_layering(root, files, problems)
+    check_public_api(root, problems)
+    check_fuzz_dictionaries(root, files, problems)
+    for p in problems:
+        print(p)
+    print(f"{len(problems)} problem(s) in {len(files)} files")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
