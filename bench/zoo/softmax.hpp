@@ -27,7 +27,7 @@ __global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ 
     __shared__ float scratch[max_waves_per_block];
     using P = pack<float, 4>;
     const std::uint64_t vectors = hidden / 4;
-    for (std::uint64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    for (const std::uint64_t row : wavefit::block_stride(rows)) {
         const P* in = reinterpret_cast<const P*>(x + row * hidden);
         P* out = reinterpret_cast<P*>(y + row * hidden);
         if (vectors <= std::uint64_t{Capacity} * blockDim.x) {

@@ -10,6 +10,11 @@ __global__ void count_visits(std::uint32_t* visits, std::uint64_t n) {
     for (const std::uint64_t i : wavefit::grid_stride(n)) atomicAdd(&visits[i], 1u);
 }
 
+__global__ void count_block_visits(std::uint32_t* visits, std::uint64_t units) {
+    // blockDim.x is a multiple of the slots in the spec, so each slot gets blockDim.x / slots adds.
+    for (const std::uint64_t unit : wavefit::block_stride(units)) atomicAdd(&visits[unit * block_visit_slots + threadIdx.x % block_visit_slots], 1u);
+}
+
 __global__ void count_visits_range(std::uint32_t* visits, std::uint64_t first, std::uint64_t last) {
     for (const std::uint64_t i : wavefit::grid_stride(first, last)) atomicAdd(&visits[i], 1u);
 }
@@ -119,6 +124,7 @@ const std::vector<suite_kernel>& suite_kernels() {
         entry("count_visits", count_visits),
         entry("count_visits_range", count_visits_range),
         entry("count_visits_2d", count_visits_2d),
+        entry("count_block_visits", count_block_visits),
         entry("count_visits_bounded_256", count_visits_bounded_256),
         entry("register_heavy", register_heavy),
         entry("shared_roundtrip", shared_roundtrip),

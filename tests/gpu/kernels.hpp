@@ -20,6 +20,11 @@ __global__ void count_visits(std::uint32_t* visits, std::uint64_t n);
 __global__ void count_visits_range(std::uint32_t* visits, std::uint64_t first, std::uint64_t last);
 // A width x height extent, row-major, with grid_stride_axis<0> and <1>.
 __global__ void count_visits_2d(std::uint32_t* visits, std::uint64_t width, std::uint64_t height);
+// One unit per block with wavefit::block_stride: every thread of the block adds 1 to its slot of the
+// unit (visits[unit * slots + threadIdx.x % slots]), so a unit visited by no block, by two, or by a
+// partial block shows.
+inline constexpr std::uint64_t block_visit_slots = 32;
+__global__ void count_block_visits(std::uint32_t* visits, std::uint64_t units);
 // count_visits under __launch_bounds__(256).
 __global__ void count_visits_bounded_256(std::uint32_t* visits, std::uint64_t n);
 

@@ -201,11 +201,13 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
         CHECK(o.values == "");
         CHECK(o.last_error == gpu_test::success_text());
     }
-    // One entry per (device, kernel): eight new kernels, eight new block choices (one plan shape each).
+    // One kernel entry per (device, kernel): eight new kernels. The launch cache holds one entry per
+    // (device, kernel, launch form): the planned element count and the explicit configuration of each
+    // of the eight kernels, however many threads raced to create them.
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         CHECK(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
     CHECK(wavefit::detail::kernel_cache().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
-    CHECK(wavefit::detail::launch_cache::size() - choices_before == static_cast<std::size_t>(tagged_kernel_count));
+    CHECK(wavefit::detail::launch_cache::size() - choices_before == static_cast<std::size_t>(2 * tagged_kernel_count));
 
     // These kernels are not in suite_kernels() (they had to be new here): their occupancy is compared now.
     const wavefit::device_limits& d = wavefit::current_device_limits();

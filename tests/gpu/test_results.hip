@@ -143,6 +143,38 @@ TEST_CASE("grid_stride(first, last) visits every index from first up to last exa
     }
 }
 
+TEST_CASE("per-block work visits every unit with one whole block, also when the grid is smaller than the units",
+          "[results][per-block]") {
+    REQUIRE_GPU();
+    constexpr std::uint64_t slots = block_visit_slots;
+    const std::uint64_t unit_counts[] = {1, 131, 4096, 100003};
+    gpu::buffer<std::uint32_t> visits(100003 * slots + guard);
+    gpu::stream s;
+    for (const std::uint64_t units : unit_counts) {
+        visits.poison(0xAB);
+        const wavefit::launch_result r =
+            wavefit::try_launch(count_block_visits, wavefit::work::per_block(units), s.get(), visits.data(), units);
+        INFO(units << " units: " << Catch::StringMaker<launch_config>::convert(r.config) << " " << r.message);
+        REQUIRE(gpu_test::status_name(r.status) == "launched");
+        CHECK(r.config.grid.x == units);  // one block per unit: the grid is the unit count
+        REQUIRE(r.config.block.x % slots == 0);
+        s.wait();
+        const std::vector<std::uint32_t> host = visits.to_host();
+        const std::uint32_t adds = static_cast<std::uint32_t>(r.config.block.x / slots);
+        CHECK(mismatches(host, 0, units * slots, poison_u32 + adds) == "");
+        CHECK(mismatches(host, units * slots, units * slots + guard, poison_u32) == "");
+    }
+    // An explicit grid of 7 blocks for 100003 units: block_stride walks each block over its share.
+    visits.poison(0xAB);
+    const wavefit::launch_result r =
+        wavefit::try_launch(count_block_visits, launch_config{dims{7}, dims{64}}, s.get(), visits.data(), std::uint64_t{100003});
+    REQUIRE(gpu_test::status_name(r.status) == "launched");
+    s.wait();
+    const std::vector<std::uint32_t> host = visits.to_host();
+    CHECK(mismatches(host, 0, 100003 * slots, poison_u32 + 2) == "");
+    CHECK(mismatches(host, 100003 * slots, 100003 * slots + guard, poison_u32) == "");
+}
+
 TEST_CASE("2-D extents are covered exactly once, also when the grid's y limit clamps the plan", "[results][extent]") {
     REQUIRE_GPU();
     const wavefit::device_limits& d = wavefit::current_device_limits();

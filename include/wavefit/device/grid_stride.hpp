@@ -74,6 +74,15 @@ __device__ inline grid_stride_range grid_stride(std::uint64_t first, std::uint64
     return {start, last, global_thread_count()};
 }
 
+// Every unit of [0, units) once across the grid's blocks, for work::per_block launches (a row, a tile
+// or a head per block): `for (auto row : wavefit::block_stride(rows))`. Every thread of a block sees the
+// same units, so the block works on each together; a grid clamped below the unit count (2^31-1 blocks
+// in x on NVIDIA) still covers them all.
+__device__ inline grid_stride_range block_stride(std::uint64_t units) noexcept {
+    const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    return {block, units, std::uint64_t{gridDim.x} * gridDim.y * gridDim.z};
+}
+
 // Indices [0, n) along one axis of a 2-D/3-D launch (0 = x, 1 = y, 2 = z): a clamped axis of an
 // extent plan is covered by striding along it.
 template <int Axis>
