@@ -7,9 +7,11 @@ benchmark was registered with, without the segments Google Benchmark appends (`/
 aggregates (mean, median, stddev, cv) that the run reported.
 """
 
+import gzip
 import json
 import math
 import re
+import sys
 
 # Segments Google Benchmark appends to a registered name.
 _APPENDED = re.compile(
@@ -128,11 +130,12 @@ def metric_value(entry, metric, launches=1.0):
 def load(path):
     """(context dict, {base name: Benchmark}) in the order of the file. Raises BadInput."""
     try:
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
             data = json.load(f)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, UnicodeDecodeError) as e:  # gzip.BadGzipFile is an OSError
         raise BadInput(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
         raise BadInput(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
@@ -152,3 +155,36 @@ def load(path):
         else:
             bench.repetitions.append(entry)
     return context, runs
+
+
+def write_aggregates(source, target):
+    """Writes `source` (a Google Benchmark JSON file) to `target` (gzip-compressed when it ends in
+    .gz) with only what the report and the regression checker need of a run kept for the record: the
+    context, every benchmark's mean, median and stddev, and every error. The repetitions are dropped:
+    compare.py then takes each benchmark's noise from stddev / mean."""
+    opener = gzip.open if str(source).endswith(".gz") else open
+    with opener(source, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    kept = [e for e in data.get("benchmarks", []) if isinstance(e, dict) and
+            (e.get("error_occurred") or (e.get("run_type") == "aggregate" and e.get("aggregate_name") in ("mean", "median", "stddev")))]
+    out = {"context": data.get("context", {}), "benchmarks": kept}
+    text = json.dumps(out, separators=(",", ":"))
+    if str(target).endswith(".gz"):
+        # No name and mtime 0 in the header: the same results give the same bytes.
+        with open(target, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as f:
+            f.write(text.encode("utf-8"))
+    else:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    # gbench_json.py --aggregates IN OUT: the small copy of a run that bench/results/ keeps.
+    if len(sys.argv) != 4 or sys.argv[1] != "--aggregates":
+        print("usage: gbench_json.py --aggregates IN.json OUT.json[.gz]", file=sys.stderr)
+        sys.exit(2)
+    try:
+        write_aggregates(sys.argv[2], sys.argv[3])
+    except (OSError, ValueError) as e:
+        print(f"gbench_json.py: {e}", file=sys.stderr)
+        sys.exit(2)

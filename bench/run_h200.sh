@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runs wavefit's benchmarks on an NVIDIA GPU in one go and writes everything under OUT_DIR:
 #   launch.json, zoo.json   Google Benchmark JSON (all repetitions and their aggregates)
+#   launch.json.gz, zoo.json.gz  the same with only the aggregates and errors: what bench/results/ keeps
 #   launch.log, zoo.log     the console output (aggregates), self-test result, errors
 #   build.log               only when this script had to build
 #   device.txt              nvidia-smi before and after, the kernels' registers and their loads/stores (SASS)
@@ -91,6 +92,11 @@ grep -E "self-test|FAILED|ERROR" "$out/zoo.log" | head -n 20
   echo "== nvidia-smi after"
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
 } >>"$out/device.txt" 2>&1
+
+# The small copies bench/results/ keeps (aggregates and errors, gzip): bench/gbench_json.py says what.
+for run in launch zoo; do
+  [ -s "$out/$run.json" ] && python3 "$root/bench/gbench_json.py" --aggregates "$out/$run.json" "$out/$run.json.gz"
+done
 
 report=()
 [ -s "$out/launch.json" ] && report+=(--launch "$out/launch.json")

@@ -245,6 +245,29 @@ class Report(ReportCase):
             self.assertIn(f"](results/{name})", text)
 
 
+class KeptResults(ReportCase):
+    def test_the_aggregates_kept_for_the_record_give_the_same_targets(self):
+        full = self.write("zoo.json", zoo_run())
+        small = os.path.join(self.dir.name, "zoo.json.gz")
+        gbench_json.write_aggregates(full, small)
+        self.assertLess(os.path.getsize(small), os.path.getsize(full) / 10)
+        verdicts = {}
+        for path in (full, small):
+            out = io.StringIO()
+            self.assertEqual(make_report.main(["--summary", "--zoo", path], out=out), 0)
+            verdicts[path] = [line.rsplit(" ", 1)[-1] for line in out.getvalue().splitlines() if line.endswith(("PASS", "FAIL"))]
+        self.assertGreater(len(verdicts[full]), 30)
+        self.assertEqual(verdicts[full], verdicts[small])
+
+    def test_the_kept_file_is_the_same_bytes_for_the_same_run(self):
+        full = self.write("zoo.json", zoo_run())
+        a, b = (os.path.join(self.dir.name, name) for name in ("a.json.gz", "b.json.gz"))
+        gbench_json.write_aggregates(full, a)
+        gbench_json.write_aggregates(full, b)
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            self.assertEqual(fa.read(), fb.read())
+
+
 class BadInput(ReportCase):
     def run_script(self, *args):
         return subprocess.run([sys.executable, os.path.join(BENCH, "make_report.py"), *args],
