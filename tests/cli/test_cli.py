@@ -175,7 +175,11 @@ class CliAssertions:
         doc = self.json_of(result)
         self.assert_keys(doc, {"rows"}, result)
         for row in doc["rows"]:
-            self.assert_keys(row, OCCUPANCY_ROW_KEYS, result)
+            # The runtime API's figure appears only beside a block over the kernel's own maximum.
+            extra = {"runtime_api_active_blocks_per_cu"} if "runtime_api_active_blocks_per_cu" in row else set()
+            if extra:
+                self.assertEqual(row["limiter"], "block_size", result.describe())
+            self.assert_keys(row, OCCUPANCY_ROW_KEYS | extra, result)
             self.assertIn(row["limiter"], LIMITERS, result.describe())
             self.assertIsInstance(row["occupancy"], float, result.describe())
             self.assertTrue(0.0 <= row["occupancy"] <= 1.0, result.describe())
@@ -603,6 +607,20 @@ class OccupancyCommand(CliAssertions, unittest.TestCase):
         rows, result = self.occupancy_rows("--preset", "mi300x", "--block", str(U64_MAX))
         self.assertEqual(rows[0]["limiter"], "block_size", result.describe())
         self.assert_usage_error(run("occupancy", "--preset", "mi300x", "--block", "0"), "--block")
+
+    def test_a_block_above_the_kernel_maximum_is_zero_and_says_what_the_runtime_api_reports(self):
+        # 512 threads of a kernel bounded at 256: wavefit says 0 blocks. cudaOccupancyMaxActiveBlocksPerMultiprocessor
+        # ignores the bound: 32 registers, 16 warps a block -> 64 warps / 16 = 4 blocks, for a launch that fails.
+        args = ("--preset", "h200", "--regs", "32", "--kernel-max-threads", "256", "--block", "512")
+        rows, result = self.occupancy_rows(*args)
+        self.assertEqual(rows, [{"block": 512, "active_blocks_per_cu": 0, "active_waves_per_cu": 0, "occupancy": 0.0,
+                                 "limiter": "block_size", "runtime_api_active_blocks_per_cu": 4}], result.describe())
+        text = run("occupancy", *args)
+        self.assert_exit(text, 0)
+        self.assertIn("block 512: 0 blocks, because it exceeds this kernel's own maximum of 256 threads; "
+                      "the runtime's occupancy API reports 4 here, but the launch fails", text.out)
+        # Above the device's own maximum the runtime refuses the query too: no such line.
+        self.assertNotIn("occupancy API", run("occupancy", "--preset", "h200", "--block", "2048").out)
 
     def test_occupancy_is_resident_waves_over_the_most_a_cu_holds(self):
         for preset, max_waves in (("mi300x", 32), ("h200", 64), ("rx7900xtx", 64)):

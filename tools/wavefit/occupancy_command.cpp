@@ -19,6 +19,19 @@ std::string blocks_text(std::uint32_t blocks) {
     return blocks == block_limits::unlimited ? "-" : std::to_string(blocks);
 }
 
+// A block above the kernel's own maximum (its launch bound) cannot run: wavefit says 0 blocks. The
+// runtimes' occupancy APIs (hipOccupancyMaxActiveBlocksPerMultiprocessor, and NVIDIA's too) do not
+// look at the bound and report the residency the block would have without it; the launch then fails.
+// This is that figure, for saying so next to wavefit's answer (0 when the block is above the device's
+// own maximum too, where the runtime refuses the query).
+std::uint32_t runtime_api_blocks(const device_limits& d, const kernel_resources& k, const occupancy_report& o,
+                                 std::uint64_t dynamic_shared) {
+    if (o.limited_by != limiter::block_size || o.block_threads > d.max_threads_per_block) return 0;
+    kernel_resources unbounded = k;
+    unbounded.max_threads_per_block = 0;  // 0: the device's maximum
+    return occupancy(d, unbounded, o.block_threads, dynamic_shared).active_blocks_per_cu;
+}
+
 }  // namespace
 
 command_output run(const occupancy_request& r) {
@@ -31,7 +44,10 @@ command_output run(const occupancy_request& r) {
     if (r.json) {
         json_writer json;
         json.begin_object().key("rows").begin_array();
-        for (const occupancy_report& o : rows) write_occupancy_row(json, o);
+        for (const occupancy_report& o : rows) {
+            const std::uint32_t api = runtime_api_blocks(d, subject.resources, o, r.kernel.dynamic_shared);
+            write_occupancy_row(json, o, api);
+        }
         json.end_array();
         write_kernel_json(json, subject);
         json.end_object();
@@ -59,6 +75,13 @@ command_output run(const occupancy_request& r) {
                        "s per " + cu + "\n";
     text += table.render();
     text += "\n\"by ...\": blocks per " + cu + " each resource alone allows (- = not limiting); * = best occupancy\n";
+    for (const occupancy_report& o : rows) {
+        const std::uint32_t api = runtime_api_blocks(d, subject.resources, o, r.kernel.dynamic_shared);
+        if (api == 0) continue;
+        text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds this kernel's own maximum of " +
+                std::to_string(kernel_max_threads(d, subject.resources)) + " threads; the runtime's occupancy API reports " +
+                std::to_string(api) + " here, but the launch fails\n";
+    }
     return {text, {}, 0};
 }
 
