@@ -460,7 +460,7 @@ inline tuning_record_result parse_tuning_record(std::string_view line) {
     detail::json_limits limits;
     limits.max_depth = 8;
     limits.max_string_bytes = 4096;
-    limits.max_document_bytes = 64 * 1024;
+    limits.max_document_bytes = std::size_t{64} * 1024;
     if (line.size() > limits.max_document_bytes) {
         out.error = "a line of " + std::to_string(line.size()) + " bytes (at most 65536)";
         return out;

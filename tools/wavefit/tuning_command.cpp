@@ -2,7 +2,8 @@
 // `wavefit tuning show|check|merge`: the tuning files wavefit::tune and WAVEFIT_TUNING=tune write,
 // read with the library's own record parser (wavefit/tuning.hpp), so the CLI and the launch path
 // accept and refuse exactly the same lines.
-#include <algorithm>  // std::find
+#include <algorithm>  // std::find, std::clamp
+#include <cmath>      // std::llround, std::isfinite
 #include <cerrno>   // rename failures
 #include <cstdio>   // the merged file
 #include <cstring>  // std::strerror
@@ -66,17 +67,21 @@ std::string choice_text(const tuned_choice& c) {
     return text;
 }
 
-std::string percent(double ratio) {
-    const long tenths = static_cast<long>(ratio * 1000.0 + 0.5);
-    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "%";
+// `value` with `decimals` digits after the point, rounded; a file's numbers may be anything, so the
+// value is clamped to what the text can show (0 to 10^9) before it becomes an integer.
+std::string fixed_text(double value, int decimals) {
+    const double scale = decimals == 3 ? 1000.0 : 10.0;
+    const double clamped = std::isfinite(value) ? std::clamp(value, 0.0, 1e9) : 0.0;
+    const long long scaled = std::llround(clamped * scale);
+    const long long unit = static_cast<long long>(scale);
+    std::string fraction = std::to_string(scaled % unit);
+    fraction.insert(0, static_cast<std::size_t>(decimals) - fraction.size(), '0');
+    return std::to_string(scaled / unit) + "." + fraction;
 }
 
-std::string speedup_text(const tuning_record& r) {
-    const long thousandths = static_cast<long>(r.speedup() * 1000.0 + 0.5);
-    std::string frac = std::to_string(thousandths % 1000);
-    while (frac.size() < 3) frac = "0" + frac;
-    return std::to_string(thousandths / 1000) + "." + frac + "x";
-}
+std::string percent(double ratio) { return fixed_text(ratio * 100.0, 1) + "%"; }
+
+std::string speedup_text(const tuning_record& r) { return fixed_text(r.speedup(), 3) + "x"; }
 
 std::string device_heading(const tuning_key& k) {
     return terminal_safe(k.device_name) + " (" + terminal_safe(k.device_arch) + ", " + std::to_string(k.compute_units) +
