@@ -28,8 +28,8 @@ namespace detail {
 // "6 waves per SIMD" where the waves split evenly over the SIMDs (sub-partitions on NVIDIA), else per CU/SM.
 inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
     const std::string wave(d.wave_word());
-    if (per_simd) return num(waves_per_cu / d.simds_per_cu) + " " + wave + "s per " + (d.is_amd() ? "SIMD" : "SM sub-partition");
-    return num(waves_per_cu) + " " + wave + "s per " + std::string(d.cu_word());
+    if (per_simd) return plural(waves_per_cu / d.simds_per_cu, wave) + " per " + (d.is_amd() ? "SIMD" : "SM sub-partition");
+    return plural(waves_per_cu, wave) + " per " + std::string(d.cu_word());
 }
 
 inline std::string hint_text(const device_limits& d, std::string_view what, std::uint64_t from, std::uint64_t to,

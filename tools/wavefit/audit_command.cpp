@@ -295,6 +295,7 @@ command_output run(const audit_request& r) {
         text += rendered.substr(line_start, nl - line_start) + "\n";
         if (line_index > 0 && line_index <= rows.size()) {
             const kernel_audit& a = rows[line_index - 1].audit;
+            if (a.hint.found() && a.occupancy.occupancy < 1.0) text += "    hint: " + one_line(a.hint.text) + "\n";
             for (const audit_finding& f : a.findings) {
                 text += "    " + f.severity + " " + f.code + ": " + one_line(f.message) + "\n";
                 text += "      fix: " + one_line(f.fix) + "\n";

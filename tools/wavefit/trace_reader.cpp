@@ -351,16 +351,18 @@ void read_sibling_device(const std::string& path, trace_format format, trace_con
                 continue;
             }
             detail::split_csv_line(line, cells);
+            // The GPU's row: the one whose ISA column names a gfx target; its product name goes with it.
+            std::string arch, product;
             for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) {
                 const std::string& h = header[i];
                 const std::string& v = cells[i];
-                if (v.empty()) continue;
-                if ((h == "gpu_arch" || h == "name") && v.compare(0, 3, "gfx") == 0 && out.device_arch.empty())
-                    out.device_arch = v.substr(0, 64);
-                if ((h == "gpu_model" || h == "product_name" || h == "marketing_name") && out.device_name.empty())
-                    out.device_name = v.substr(0, 128);
+                if ((h == "gpu_arch" || h == "name") && v.compare(0, 3, "gfx") == 0 && arch.empty()) arch = v.substr(0, 64);
+                if ((h == "gpu_model" || h == "product_name" || h == "marketing_name") && product.empty()) product = v.substr(0, 128);
             }
-            if (!out.device_arch.empty()) break;
+            if (arch.empty()) continue;
+            out.device_arch = arch;
+            out.device_name = product;
+            break;
         }
     } catch (const usage_error&) {
         // A sibling that cannot be read only leaves the device to --preset.
