@@ -44,7 +44,8 @@ inline std::string hint_text(const device_limits& d, std::string_view what, std:
 
 // The smallest change to the limiting resource that raises residency at this block size, or no
 // hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size) or no
-// reduction helps. Registers are scanned downwards one by one (at most 65536 steps, each O(1)).
+// reduction helps. Registers are scanned downwards one by one (at most 65536 steps, each O(1)),
+// from the most a thread may have.
 inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
                                           std::uint64_t dynamic_shared = 0) {
     occupancy_hint h;
@@ -55,7 +56,11 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
 
     if (h.now.limited_by == limiter::registers && k.registers > 1) {
         kernel_resources probe = k;
-        for (std::uint32_t r = k.registers - 1; r >= 1; --r) {
+        // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
+        // (2^32-1 from a trace) costs at most max_plausible_registers steps.
+        std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
+        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
+        for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
             probe.registers = r;
             const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
             if (improves(o)) {
@@ -71,7 +76,9 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     }
     if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
         kernel_resources probe = k;
-        for (std::uint32_t s = k.scalar_registers - 1; s >= 1; --s) {
+        const std::uint64_t top = detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+                                                  k.scalar_registers - 1u);
+        for (auto s = static_cast<std::uint32_t>(top); s >= 1; --s) {
             probe.scalar_registers = s;
             const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
             if (improves(o)) {
