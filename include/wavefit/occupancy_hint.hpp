@@ -43,15 +43,16 @@ inline std::string hint_text(const device_limits& d, std::string_view what, std:
 }  // namespace detail
 
 // The smallest change to the limiting resource that raises residency at this block size, or no
-// hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size) or no
-// reduction helps. Registers are scanned downwards one by one (at most 65536 steps, each O(1)),
-// from the most a thread may have.
+// hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size), no
+// block can be resident at all, or no reduction helps. Registers are scanned downwards one by one,
+// from the most a thread may have (at most 65536 steps, each O(1)).
 inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
                                           std::uint64_t dynamic_shared = 0) {
     occupancy_hint h;
     h.now = occupancy(d, k, block_threads, dynamic_shared);
     h.resource = h.now.limited_by;
-    if (!h.now.fits() && h.now.limited_by == limiter::block_size) return h;
+    // A launch that cannot be resident at all is check's business (registers_exceed_limit, ...).
+    if (!h.now.fits()) return h;
     const auto improves = [&](const occupancy_report& o) { return o.active_waves_per_cu > h.now.active_waves_per_cu; };
 
     if (h.now.limited_by == limiter::registers && k.registers > 1) {

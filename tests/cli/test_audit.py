@@ -355,5 +355,31 @@ class AuditHostileInput(AuditAssertions, unittest.TestCase):
         self.assertEqual(len(self.json_of(result)["kernels"]), 2, result.describe())
 
 
+class HintInOccupancyAndInspect(CliAssertions, unittest.TestCase):
+    """The "what to reduce" hint audit gives is the one `occupancy` prints (and `inspect` notes)."""
+
+    def test_occupancy_names_the_register_count_for_one_more_wave(self):
+        result = run("occupancy", "--preset", "mi300x", "--regs", "96", "--block", "256")
+        self.assert_exit(result, 0)
+        self.assertIn("to gain a wave at block 256: registers 96 -> 80 gives 6 waves per SIMD instead of 5\n", result.out,
+                      result.describe())
+        result = run("occupancy", "--preset", "h200", "--regs", "128")
+        self.assert_exit(result, 0)
+        self.assertIn("registers 128 -> ", result.out, result.describe())
+
+    def test_no_hint_at_full_occupancy(self):
+        result = run("occupancy", "--preset", "mi300x", "--regs", "32", "--block", "256")
+        self.assert_exit(result, 0)
+        self.assertNotIn("to gain", result.out, result.describe())
+
+    def test_audit_json_carries_the_same_hint(self):
+        result = run("audit", TRACES / "rocprofv3_mi300x_kernel_trace.csv", "--json")
+        self.assert_exit(result, 0)
+        kernels = {k["name"]: k for k in self.json_of(result)["kernels"]}
+        self.assertEqual(kernels["void tail_kernel<float>(float const*, float*, int)"]["hint"],
+                         "registers 96 -> 80 gives 6 waves per SIMD instead of 5", result.describe())
+        self.assertEqual(kernels["sgpr_kernel"]["hint"], "SGPRs 112 -> 96 gives 8 waves per SIMD instead of 7")
+
+
 if __name__ == "__main__":
     unittest.main()
