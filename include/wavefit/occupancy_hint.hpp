@@ -25,16 +25,18 @@ struct occupancy_hint {
 
 namespace detail {
 
-// "6 waves per SIMD" where the waves split evenly over the SIMDs (sub-partitions on NVIDIA), else per CU/SM.
+// "6 waves per SIMD" where the waves split evenly over the SIMDs, else per CU/SM.
 inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
     const std::string wave(d.wave_word());
-    if (per_simd) return plural(waves_per_cu / d.simds_per_cu, wave) + " per " + (d.is_amd() ? "SIMD" : "SM sub-partition");
+    if (per_simd) return plural(waves_per_cu / d.simds_per_cu, wave) + " per SIMD";
     return plural(waves_per_cu, wave) + " per " + std::string(d.cu_word());
 }
 
 inline std::string hint_text(const device_limits& d, std::string_view what, std::uint64_t from, std::uint64_t to,
                              const occupancy_report& now, const occupancy_report& better) {
-    const bool per_simd = d.simds_per_cu != 0 && now.active_waves_per_cu % d.simds_per_cu == 0 &&
+    // Per SIMD on AMD, where the waves-per-EU vocabulary (__launch_bounds__, the compiler's "Occupancy")
+    // lives; per SM on NVIDIA, as Nsight and the occupancy calculator count warps.
+    const bool per_simd = d.is_amd() && d.simds_per_cu != 0 && now.active_waves_per_cu % d.simds_per_cu == 0 &&
                           better.active_waves_per_cu % d.simds_per_cu == 0;
     return std::string(what) + " " + num(from) + " -> " + num(to) + " gives " + waves_phrase(d, better.active_waves_per_cu, per_simd) +
            " instead of " + num(per_simd ? now.active_waves_per_cu / d.simds_per_cu : now.active_waves_per_cu);

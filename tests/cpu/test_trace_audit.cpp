@@ -221,7 +221,7 @@ TEST_CASE("the hint says what gains one more wave per SIMD", "[audit][hint]") {
     k = {};
     k.static_shared = 40000;  // 5 blocks of 256 on the H200 (41024 allocated of 233472)
     const wavefit::occupancy_hint h = wavefit::hint_for_more_waves(presets::h200, k, 256);
-    CHECK(h.text == "shared memory bytes per block 40000 -> 37888 gives 12 warps per SM sub-partition instead of 10");
+    CHECK(h.text == "shared memory bytes per block 40000 -> 37888 gives 48 warps per SM instead of 40");
     CHECK(h.better.active_blocks_per_cu == 6);
     // Already at the most waves: no hint.
     k = {};
