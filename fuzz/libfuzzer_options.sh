@@ -22,8 +22,8 @@ ci_runs() {
     gzip) echo 150000 ;;
     json) echo 300000 ;;
     tuning_record) echo 100000 ;;
-    trace_csv) echo 100000 ;;
-    trace_json) echo 100000 ;;
+    trace_csv) echo 40000 ;;
+    trace_json) echo 40000 ;;
     *) echo 100000 ;;
   esac
 }
