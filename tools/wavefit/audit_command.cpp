@@ -261,24 +261,35 @@ command_output run(const audit_request& r) {
         return {md, {}, 0};
     }
 
-    std::vector<align> columns{align::right, align::right, align::right, align::right, align::right, align::right, align::right,
-                               align::right, align::right, align::right, align::left};
-    std::vector<std::string> head{"#", "time", "total", "calls", "mean", "grid", "block", "regs", "shared", "occupancy", "limiter"};
-    if (any_trace_estimate) {
-        columns.push_back(align::right);
-        head.push_back("est./trace");
-    }
-    columns.push_back(align::left);
-    head.push_back("kernel");
+    // SGPR and scratch columns only where the trace has them (AMD traces with register columns).
+    const bool any_sgprs = std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.sgprs.has_value(); });
+    const bool any_scratch = std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.scratch > 0; });
+    std::vector<align> columns;
+    std::vector<std::string> head;
+    const auto column = [&columns, &head](const char* name, align a) {
+        head.emplace_back(name);
+        columns.push_back(a);
+    };
+    for (const char* name : {"#", "time", "total", "calls", "mean", "grid", "block", "regs"}) column(name, align::right);
+    if (any_sgprs) column("sgprs", align::right);
+    column("shared", align::right);
+    if (any_scratch) column("scratch", align::right);
+    column("occupancy", align::right);
+    column("limiter", align::left);
+    if (any_trace_estimate) column("est./trace", align::right);
+    column("kernel", align::left);
     text_table table(columns);
     table.add_row(head);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const audited& row = rows[i];
         const kernel_group& g = row.group;
         std::vector<std::string> cells{std::to_string(i + 1), percent_text(fraction(g)), time_text(g.total_ns), std::to_string(g.dispatches),
-                                       time_text(g.mean_ns()), dims_short(g.launch.grid), dims_short(g.launch.block), registers_text(d, g, row.audit),
-                                       std::to_string(g.launch.shared), percent_text(row.audit.occupancy.occupancy),
-                                       std::string(to_string(row.audit.occupancy.limited_by))};
+                                       time_text(g.mean_ns()), dims_short(g.launch.grid), dims_short(g.launch.block), registers_text(d, g, row.audit)};
+        if (any_sgprs) cells.push_back(g.launch.sgprs ? std::to_string(*g.launch.sgprs) : "-");
+        cells.push_back(std::to_string(g.launch.shared));
+        if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
+        cells.push_back(percent_text(row.audit.occupancy.occupancy));
+        cells.push_back(std::string(to_string(row.audit.occupancy.limited_by)));
         if (any_trace_estimate)
             cells.push_back(percent_text(row.audit.estimated_achieved) + "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));
         cells.push_back(cell_name(row.demangled));
