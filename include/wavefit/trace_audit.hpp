@@ -91,19 +91,24 @@ struct kernel_group {
 };
 
 // Groups dispatches by name and launch configuration. Memory grows with the distinct groups only,
-// which are capped (max_groups) so that a hostile trace of unique names cannot exhaust memory.
+// which are capped in number (max_groups) and in the bytes their names and keys hold (max_bytes), so
+// that a hostile trace of unique names cannot exhaust memory.
 class kernel_grouping {
 public:
     static constexpr std::size_t default_max_groups = 100000;
+    static constexpr std::size_t default_max_bytes = std::size_t{128} << 20;
 
-    explicit kernel_grouping(std::size_t max_groups = default_max_groups) : max_groups_(max_groups) {}
+    explicit kernel_grouping(std::size_t max_groups = default_max_groups, std::size_t max_bytes = default_max_bytes)
+        : max_groups_(max_groups), max_bytes_(max_bytes) {}
 
-    // False (and nothing added) when the dispatch would open a group beyond the cap.
+    // False (and nothing added) when the dispatch would open a group beyond either cap.
     bool add(const trace_dispatch& d) {
         const std::string key = key_of(d);
         auto it = index_.find(key);
         if (it == index_.end()) {
-            if (groups_.size() >= max_groups_) return false;
+            const std::size_t cost = 2 * key.size();  // the index's key and the group's copy of the name
+            if (groups_.size() >= max_groups_ || bytes_ + cost > max_bytes_) return false;
+            bytes_ += cost;
             it = index_.emplace(key, groups_.size()).first;
             kernel_group g;
             g.launch = d;
@@ -161,6 +166,8 @@ private:
     }
 
     std::size_t max_groups_;
+    std::size_t max_bytes_;
+    std::size_t bytes_ = 0;
     std::vector<kernel_group> groups_;
     std::unordered_map<std::string, std::size_t> index_;
     std::uint64_t total_ns_ = 0;

@@ -328,6 +328,11 @@ class AuditHostileInput(AuditAssertions, unittest.TestCase):
         for flag in ([], ["--markdown"]):
             self.assert_exit(run("audit", path, "--preset", "mi300x", *flag), 0)
 
+    def test_too_many_distinct_kernels_is_refused_not_held(self):
+        row = "KERNEL_DISPATCH,Agent 4,1,0,1,1,1,k{},1,100,200,0,0,32,0,16,256,1,1,65536,1,1\n"
+        path = self.write("many.csv", self.HEADER + "".join(row.format(i) for i in range(100001)))
+        self.assert_usage_error(run("audit", path, "--preset", "mi300x"), "more than 100000 distinct kernel launch configurations")
+
     def test_kineto_events_with_hostile_fields_are_skipped(self):
         events = [
             {"ph": "X", "cat": "kernel", "name": "ok", "dur": 1.5, "args": {"grid": [10, 1, 1], "block": [64, 1, 1]}},

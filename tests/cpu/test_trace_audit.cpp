@@ -102,6 +102,14 @@ TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time
     REQUIRE(capped.add(dispatch("b", dims{1}, dims{64}, 1)));
     REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));   // an existing group still grows
     REQUIRE_FALSE(capped.add(dispatch("c", dims{1}, dims{64}, 1)));
+
+    // The names held are capped too: some tens of groups of 1000-byte names fit 64 KiB, not 100.
+    wavefit::kernel_grouping small(1000, 64 * 1024);
+    int added = 0;
+    for (int i = 0; i < 100; ++i)
+        if (small.add(dispatch(std::string(1000, 'a') + std::to_string(i), dims{1}, dims{64}, 1))) ++added;
+    CHECK(added > 10);
+    CHECK(added < 40);
 }
 
 TEST_CASE("idle_lanes: a 32-thread block on wave64 leaves half of each wave idle", "[audit]") {

@@ -410,7 +410,7 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         }
         if (!out.kernels.add(*d))
             fail(name, "more than " + std::to_string(out.kernels.max_groups()) +
-                           " distinct kernel launch configurations (line " + std::to_string(lines.number()) + "); wavefit audit stops here");
+                           " distinct kernel launch configurations (or 128 MiB of their names) (line " + std::to_string(lines.number()) + "); wavefit audit stops here");
     }
 }
 
@@ -521,7 +521,7 @@ void kineto_event(const flat_record& e, trace_contents& out, const std::string& 
     const std::optional<double> occ = e.real("args.est. achieved occupancy %");
     if (occ && *occ >= 0 && *occ <= 100) t.trace_occupancy = *occ / 100.0;
     if (!out.kernels.add(t))
-        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations; wavefit audit stops here");
+        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
 }
 
 void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::string& name) {
@@ -541,7 +541,7 @@ void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::st
     t.shared = e.uint("dispatch_info.group_segment_size").value_or(0);
     t.scratch = e.uint("dispatch_info.private_segment_size").value_or(0);
     if (!out.kernels.add(t))
-        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations; wavefit audit stops here");
+        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
 }
 
 void read_json(const trace_source& source, std::string prefix, const std::string& name, trace_contents& out) {
