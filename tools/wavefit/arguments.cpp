@@ -253,6 +253,21 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             }
             return r;
         }
+        case subcommand::audit: {
+            audit_request r;
+            r.json = json;
+            r.markdown = given.has("--markdown");
+            if (r.json && r.markdown) throw usage_error("--json and --markdown exclude each other");
+            const std::vector<std::string_view>& files = given.positionals();
+            if (files.empty())
+                throw usage_error(command_name(spec) + " needs FILE: a rocprofv3, rocprof, omniperf, nsys or PyTorch profiler trace");
+            if (files.size() > 1) throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
+            if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
+            r.file = std::string(files.front());
+            if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
+            if (const std::string_view* top = given.value("--top")) r.top = number_in_range("--top", *top, 0, u64_max);
+            return r;
+        }
         case subcommand::explain: {
             explain_request r;
             r.json = json;

@@ -92,8 +92,17 @@ struct tuning_request {
     std::string output;              // merge: -o
 };
 
+struct audit_request {
+    bool json = false;
+    bool markdown = false;
+    std::string file;
+    std::optional<std::string> preset;
+    std::uint64_t top = 10;  // 0: every kernel
+};
+
 using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request,
-                                  plan_request, occupancy_request, inspect_request, explain_request, tuning_request>;
+                                  plan_request, occupancy_request, inspect_request, explain_request, tuning_request,
+                                  audit_request>;
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);

@@ -8,7 +8,7 @@
 
 namespace wavefit::cli {
 
-enum class subcommand { presets, info, check, plan, occupancy, inspect, explain, tuning };
+enum class subcommand { presets, info, check, plan, occupancy, inspect, explain, tuning, audit };
 
 struct flag_spec {
     std::string_view name;        // "--regs"
@@ -122,6 +122,23 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "  merge A B -o C     writes A's and B's records to C (B's replaces A's of the same key)\n"
          "Lines that are not records are counted and named on stderr, never fatal. FILE may be gzip-compressed.\n",
          {flags::preset, flags::device, {"-o", "FILE", "merge: the file to write (replaced atomically)"}, flags::json}},
+        {subcommand::audit, "audit", "FILE [--preset NAME] [--top N] [--json | --markdown]",
+         "the kernels of a profiler trace that are worth fixing, and what to change",
+         "Reads a profiler trace (the format is told from the content; .gz is read directly): rocprofv3\n"
+         "kernel_trace.csv (every header generation) or its JSON, the rocpd CSV export, legacy rocprof\n"
+         "results.csv, rocprof-compute/omniperf pmc_perf.csv or timestamps.csv, Nsight Systems\n"
+         "`nsys stats -r cuda_gpu_trace -f csv`, or a PyTorch profiler (Kineto) chrome trace. Groups the kernel\n"
+         "dispatches by name and launch configuration, most GPU time first, and for each shows grid (blocks),\n"
+         "block, registers (AMD: the unified VGPR+AGPR count), shared memory, the modelled occupancy and what\n"
+         "limits it, and findings: idle_lanes, scratch_spill, grid_smaller_than_device, tail_imbalance,\n"
+         "work_items_near_dispatch_limit, low_occupancy, and any error `check` reports. The device comes from\n"
+         "the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf sysinfo.csv or\n"
+         "rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0 with a report\n"
+         "(findings do not change it), 2 when FILE is unreadable or no trace, or the device is unknown.\n",
+         {{"--preset", "NAME", "the device the trace was recorded on (overrides what the trace says)"},
+          {"--top", "N", "show the N kernels with the most GPU time (default 10; 0 = all)"},
+          flags::json,
+          {"--markdown", "", "print a Markdown report (for an issue or a wiki) instead of text"}}},
     };
     return specs;
 }

@@ -15,6 +15,8 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/plan.hpp>
 
+#include <wavefit/occupancy_hint.hpp>
+
 #include "commands.hpp"
 #include "device_selection.hpp"
 #include "json_writer.hpp"
@@ -100,6 +102,11 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     r.device = d;
     r.recommended_block = detail::choose_block(d, resources, plan_options{}).threads;
     for (std::uint64_t b : occupancy_block_sizes(d, resources)) r.rows.push_back(occupancy(d, resources, b));
+    if (r.recommended_block != 0) {
+        // What would gain one more wave at the recommended block (the hint `occupancy` and `audit` give too).
+        const occupancy_hint hint = hint_for_more_waves(d, resources, r.recommended_block);
+        if (hint.found()) r.notes.push_back({false, "at block " + std::to_string(r.recommended_block) + ": " + hint.text});
+    }
     if (r.recommended_block == 0 && !r.rows.empty())  // the smallest block is the likeliest to fit
         r.notes.push_back({true, "no block of this kernel can be resident on " + device_text(d) + " (limited by " +
                                      std::string(to_string(r.rows.front().limited_by)) + ")"});

@@ -4,6 +4,7 @@
 #include <algorithm>  // std::max
 
 #include <wavefit/occupancy.hpp>
+#include <wavefit/occupancy_hint.hpp>
 #include <wavefit/validate.hpp>
 
 #include "commands.hpp"
@@ -81,6 +82,17 @@ command_output run(const occupancy_request& r) {
         text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds this kernel's own maximum of " +
                 std::to_string(kernel_max_threads(d, subject.resources)) + " threads; the runtime's occupancy API reports " +
                 std::to_string(api) + " here, but the launch fails\n";
+    }
+    // What would gain one more wave: at --block, else at the smallest block of the best occupancy.
+    std::uint64_t hint_block = 0;
+    for (const occupancy_report& o : rows)
+        if (o.active_waves_per_cu == best_waves && best_waves > 0) {
+            hint_block = o.block_threads;
+            break;
+        }
+    if (hint_block != 0) {
+        const occupancy_hint hint = hint_for_more_waves(d, subject.resources, hint_block, r.kernel.dynamic_shared);
+        if (hint.found()) text += "to gain a " + wave + " at block " + std::to_string(hint_block) + ": " + hint.text + "\n";
     }
     return {text, {}, 0};
 }

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// What to reduce for one more wave per SIMD: the one place that turns an occupancy report into
+// "registers 96 -> 80 gives 6 waves per SIMD instead of 5". `occupancy`, `inspect` and `audit` all
+// print this, so the advice reads the same wherever a kernel is looked at.
+#pragma once
+
+#include <cstdint>  // counts
+#include <string>   // the hint text
+
+#include "detail/text.hpp"
+#include "occupancy.hpp"
+
+namespace wavefit {
+
+struct occupancy_hint {
+    limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
+    std::uint64_t from = 0;             // the kernel's value now (registers per thread, SGPRs, bytes per block)
+    std::uint64_t to = 0;               // the largest value that reaches `better`
+    occupancy_report now;
+    occupancy_report better;
+    std::string text;  // "registers 96 -> 80 gives 6 waves per SIMD instead of 5"
+
+    bool found() const noexcept { return !text.empty(); }
+};
+
+namespace detail {
+
+// "6 waves per SIMD" where the waves split evenly over the SIMDs, else per CU/SM.
+inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
+    const std::string wave(d.wave_word());
+    if (per_simd) return plural(waves_per_cu / d.simds_per_cu, wave) + " per SIMD";
+    return plural(waves_per_cu, wave) + " per " + std::string(d.cu_word());
+}
+
+inline std::string hint_text(const device_limits& d, std::string_view what, std::uint64_t from, std::uint64_t to,
+                             const occupancy_report& now, const occupancy_report& better) {
+    // Per SIMD on AMD, where the waves-per-EU vocabulary (__launch_bounds__, the compiler's "Occupancy")
+    // lives; per SM on NVIDIA, as Nsight and the occupancy calculator count warps.
+    const bool per_simd = d.is_amd() && d.simds_per_cu != 0 && now.active_waves_per_cu % d.simds_per_cu == 0 &&
+                          better.active_waves_per_cu % d.simds_per_cu == 0;
+    return std::string(what) + " " + num(from) + " -> " + num(to) + " gives " + waves_phrase(d, better.active_waves_per_cu, per_simd) +
+           " instead of " + num(per_simd ? now.active_waves_per_cu / d.simds_per_cu : now.active_waves_per_cu);
+}
+
+}  // namespace detail
+
+// The smallest change to the limiting resource that raises residency at this block size, or no
+// hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size), no
+// block can be resident at all, or no reduction helps. Registers are scanned downwards one by one,
+// from the most a thread may have (at most 65536 steps, each O(1)).
+inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
+                                          std::uint64_t dynamic_shared = 0) {
+    occupancy_hint h;
+    h.now = occupancy(d, k, block_threads, dynamic_shared);
+    h.resource = h.now.limited_by;
+    // A launch that cannot be resident at all is check's business (registers_exceed_limit, ...).
+    if (!h.now.fits()) return h;
+    const auto improves = [&](const occupancy_report& o) { return o.active_waves_per_cu > h.now.active_waves_per_cu; };
+
+    if (h.now.limited_by == limiter::registers && k.registers > 1) {
+        kernel_resources probe = k;
+        // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
+        // (2^32-1 from a trace) costs at most max_plausible_registers steps.
+        std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
+        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
+        for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
+            probe.registers = r;
+            const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
+            if (improves(o)) {
+                // The largest count with this residency: the allocation granule makes a range equal.
+                h.from = k.registers;
+                h.to = r;
+                h.better = o;
+                h.text = detail::hint_text(d, "registers", h.from, h.to, h.now, o);
+                return h;
+            }
+        }
+        return h;
+    }
+    if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
+        kernel_resources probe = k;
+        const std::uint64_t top = detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+                                                  k.scalar_registers - 1u);
+        for (auto s = static_cast<std::uint32_t>(top); s >= 1; --s) {
+            probe.scalar_registers = s;
+            const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
+            if (improves(o)) {
+                h.from = k.scalar_registers;
+                h.to = s;
+                h.better = o;
+                h.text = detail::hint_text(d, "SGPRs", h.from, h.to, h.now, o);
+                return h;
+            }
+        }
+        return h;
+    }
+    if (h.now.limited_by == limiter::shared_memory) {
+        const std::uint64_t total = detail::saturating_add(k.static_shared, dynamic_shared);
+        const std::uint64_t want_blocks = std::uint64_t{h.now.active_blocks_per_cu} + 1;
+        // Largest per-block allocation that lets want_blocks share the CU, minus what the driver adds.
+        std::uint64_t alloc = d.shared_per_cu / want_blocks;
+        if (d.shared_allocation_unit > 1) alloc = detail::align_down(alloc, d.shared_allocation_unit);
+        if (alloc <= d.shared_reserved_per_block) return h;
+        const std::uint64_t target = alloc - d.shared_reserved_per_block;
+        if (target >= total) return h;
+        kernel_resources probe = k;
+        probe.static_shared = target;
+        const occupancy_report o = occupancy(d, probe, block_threads, 0);
+        if (!improves(o)) return h;
+        h.from = total;
+        h.to = target;
+        h.better = o;
+        h.text = detail::hint_text(d, std::string(d.shared_word()) + " bytes per block", h.from, h.to, h.now, o);
+    }
+    return h;
+}
+
+}  // namespace wavefit

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+// From the kernel dispatches of a profiler trace to the launches worth fixing: dispatches grouped
+// per kernel and launch configuration, their share of GPU time, and findings with stable codes
+// (docs/cli.md, "wavefit audit"). Readers of the trace formats live in the CLI; this header only
+// sees dispatches, so that the arithmetic (work-items to blocks, VGPR+AGPR unification, tails) is
+// one tested piece whatever the profiler.
+#pragma once
+
+#include <algorithm>      // std::sort, std::max
+#include <cmath>          // std::lround
+#include <cstdint>        // counts
+#include <optional>       // what a trace may not say
+#include <string>         // names, messages
+#include <string_view>    // architecture names
+#include <unordered_map>  // grouping
+#include <utility>        // std::move
+#include <vector>         // groups, findings
+
+#include "detail/arithmetic.hpp"
+#include "detail/text.hpp"
+#include "device_limits.hpp"
+#include "dims.hpp"
+#include "kernel_resources.hpp"
+#include "launch_config.hpp"
+#include "occupancy.hpp"
+#include "occupancy_hint.hpp"
+#include "plan.hpp"
+#include "validate.hpp"
+
+namespace wavefit {
+
+// One kernel dispatch as a trace records it, in wavefit's units: grid in blocks, block in threads,
+// shared memory in bytes per block (static + dynamic), scratch in bytes per work-item.
+struct trace_dispatch {
+    std::string name;
+    std::uint64_t kernel_id = 0;  // a reader's own key (rocprofv3 JSON resolves names later); 0 = none
+    dims grid{0, 0, 0};
+    dims block{0, 0, 0};
+    std::uint64_t duration_ns = 0;
+    std::optional<std::uint32_t> registers;   // what the trace calls registers per thread (NVIDIA: regs/thread)
+    std::optional<std::uint32_t> arch_vgpr;   // AMD: architectural VGPRs
+    std::optional<std::uint32_t> accum_vgpr;  // AMD: accumulation VGPRs (AGPRs)
+    std::optional<std::uint32_t> sgprs;
+    std::uint64_t shared = 0;
+    std::uint64_t scratch = 0;
+    std::optional<double> trace_occupancy;  // the profiler's own estimate, 0..1 (Kineto)
+};
+
+// AMD traces count the grid in work-items (rocprof's Grid_Size, grd): blocks = ceil(work-items / block)
+// per dimension (a partial last block still is a block). A zero block gives a zero grid.
+constexpr dims blocks_from_work_items(const dims& work_items, const dims& block) noexcept {
+    return {block.x == 0 ? 0 : detail::ceil_div(work_items.x, block.x), block.y == 0 ? 0 : detail::ceil_div(work_items.y, block.y),
+            block.z == 0 ? 0 : detail::ceil_div(work_items.z, block.z)};
+}
+
+// Work-items per dimension of a grid in blocks (saturating at 2^64-1).
+constexpr dims work_items_of(const dims& grid, const dims& block) noexcept {
+    return {detail::saturating_mul(grid.x, block.x), detail::saturating_mul(grid.y, block.y), detail::saturating_mul(grid.z, block.z)};
+}
+
+// Whether the architecture has one register file for VGPRs and AGPRs (gfx90a, gfx940-gfx942, gfx950),
+// where the occupancy rules count both together.
+constexpr bool has_unified_vgprs(std::string_view arch) noexcept {
+    return arch == "gfx90a" || arch == "gfx940" || arch == "gfx941" || arch == "gfx942" || arch == "gfx950";
+}
+
+// Registers per thread as the occupancy rules count them, from a trace's architectural and
+// accumulation VGPR columns. On unified-register targets the AGPRs are placed after the VGPRs at a
+// 4-register boundary (LLVM AMDGPUBaseInfo getTotalNumVGPRs: alignTo(VGPRs, 4) + AGPRs), which is
+// the code object's .vgpr_count (256 + 234 -> 490); elsewhere the two files are separate and the
+// larger one counts. The allocation granule (8 on gfx90a/gfx942) is applied by the occupancy model.
+constexpr std::uint32_t unified_vgprs(std::string_view arch, std::uint32_t arch_vgpr, std::uint32_t accum_vgpr) noexcept {
+    if (accum_vgpr == 0) return arch_vgpr;
+    if (has_unified_vgprs(arch)) return detail::clamp_to_u32(detail::align_up(arch_vgpr, 4) + std::uint64_t{accum_vgpr});
+    return arch_vgpr > accum_vgpr ? arch_vgpr : accum_vgpr;
+}
+
+// All dispatches of one kernel with one launch configuration.
+struct kernel_group {
+    trace_dispatch launch;  // the configuration (duration_ns unused)
+    std::uint64_t dispatches = 0;
+    std::uint64_t total_ns = 0;
+    double trace_occupancy_sum = 0;  // over dispatches that carry an estimate
+    std::uint64_t trace_occupancy_count = 0;
+
+    std::uint64_t mean_ns() const noexcept { return dispatches == 0 ? 0 : total_ns / dispatches; }
+    std::optional<double> trace_occupancy() const noexcept {
+        if (trace_occupancy_count == 0) return std::nullopt;
+        return trace_occupancy_sum / static_cast<double>(trace_occupancy_count);
+    }
+};
+
+// Groups dispatches by name and launch configuration. Memory grows with the distinct groups only,
+// which are capped in number (max_groups) and in the bytes their names and keys hold (max_bytes), so
+// that a hostile trace of unique names cannot exhaust memory.
+class kernel_grouping {
+public:
+    static constexpr std::size_t default_max_groups = 100000;
+    static constexpr std::size_t default_max_bytes = std::size_t{128} << 20;
+
+    explicit kernel_grouping(std::size_t max_groups = default_max_groups, std::size_t max_bytes = default_max_bytes)
+        : max_groups_(max_groups), max_bytes_(max_bytes) {}
+
+    // False (and nothing added) when the dispatch would open a group beyond either cap.
+    bool add(const trace_dispatch& d) {
+        const std::string key = key_of(d);
+        auto it = index_.find(key);
+        if (it == index_.end()) {
+            const std::size_t cost = 2 * key.size();  // the index's key and the group's copy of the name
+            if (groups_.size() >= max_groups_ || bytes_ + cost > max_bytes_) return false;
+            bytes_ += cost;
+            it = index_.emplace(key, groups_.size()).first;
+            kernel_group g;
+            g.launch = d;
+            g.launch.duration_ns = 0;
+            g.launch.trace_occupancy.reset();
+            groups_.push_back(std::move(g));
+        }
+        kernel_group& g = groups_[it->second];
+        ++g.dispatches;
+        g.total_ns = detail::saturating_add(g.total_ns, d.duration_ns);
+        total_ns_ = detail::saturating_add(total_ns_, d.duration_ns);
+        ++dispatches_;
+        if (d.trace_occupancy) {
+            g.trace_occupancy_sum += *d.trace_occupancy;
+            ++g.trace_occupancy_count;
+        }
+        return true;
+    }
+
+    // The groups, most GPU time first (ties: more dispatches, then name, so the order is stable).
+    std::vector<kernel_group> sorted() const {
+        std::vector<kernel_group> out = groups_;
+        std::sort(out.begin(), out.end(), [](const kernel_group& a, const kernel_group& b) {
+            if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+            if (a.dispatches != b.dispatches) return a.dispatches > b.dispatches;
+            return a.launch.name < b.launch.name;
+        });
+        return out;
+    }
+    std::vector<kernel_group>& groups() noexcept { return groups_; }
+    std::uint64_t total_ns() const noexcept { return total_ns_; }
+    std::uint64_t dispatches() const noexcept { return dispatches_; }
+    std::size_t max_groups() const noexcept { return max_groups_; }
+
+private:
+    static void put(std::string& key, std::uint64_t v) {
+        key.append(reinterpret_cast<const char*>(&v), sizeof v);  // NOLINT: a byte key, never read back
+    }
+    static void put(std::string& key, const std::optional<std::uint32_t>& v) { put(key, v ? std::uint64_t{*v} + 1 : 0); }
+    static std::string key_of(const trace_dispatch& d) {
+        std::string key = d.name;
+        key.push_back('\0');
+        put(key, d.kernel_id);
+        for (int a = 0; a < 3; ++a) {
+            put(key, d.grid[a]);
+            put(key, d.block[a]);
+        }
+        put(key, d.registers);
+        put(key, d.arch_vgpr);
+        put(key, d.accum_vgpr);
+        put(key, d.sgprs);
+        put(key, d.shared);
+        put(key, d.scratch);
+        return key;
+    }
+
+    std::size_t max_groups_;
+    std::size_t max_bytes_;
+    std::size_t bytes_ = 0;
+    std::vector<kernel_group> groups_;
+    std::unordered_map<std::string, std::size_t> index_;
+    std::uint64_t total_ns_ = 0;
+    std::uint64_t dispatches_ = 0;
+};
+
+// Stable finding codes of `wavefit audit` (besides check's own codes).
+namespace audit_codes {
+inline constexpr std::string_view idle_lanes = "idle_lanes";
+inline constexpr std::string_view scratch_spill = "scratch_spill";
+inline constexpr std::string_view grid_smaller_than_device = "grid_smaller_than_device";
+inline constexpr std::string_view tail_imbalance = "tail_imbalance";
+inline constexpr std::string_view work_items_near_dispatch_limit = "work_items_near_dispatch_limit";
+inline constexpr std::string_view low_occupancy = "low_occupancy";
+}  // namespace audit_codes
+
+struct audit_finding {
+    std::string code;
+    std::string severity;  // "error", "warning" or "info"
+    std::string message;
+    std::string fix;
+};
+
+// Below this modelled occupancy a kernel gets low_occupancy (half the wave slots empty).
+inline constexpr double low_occupancy_threshold = 0.5;
+// work_items_near_dispatch_limit from this fraction of 2^32-1 on.
+inline constexpr double dispatch_limit_margin = 0.9;
+// tail_imbalance when the partly filled last round of blocks costs at least this share of the time.
+inline constexpr double tail_waste_threshold = 0.1;
+
+struct kernel_audit {
+    kernel_resources resources;  // registers as the occupancy rules count them
+    launch_config config{dims{0, 0, 0}, dims{0, 0, 0}};
+    occupancy_report occupancy;
+    // Modelled occupancy capped by how many blocks the grid gives each CU/SM (what Kineto calls
+    // "est. achieved occupancy"): min(resident waves, grid blocks / CUs x waves per block) / max waves.
+    double estimated_achieved = 0;
+    occupancy_hint hint;
+    std::vector<audit_finding> findings;
+    launch_plan recommended;
+    bool has_recommendation = false;
+};
+
+namespace detail {
+
+inline std::string percent_of(double ratio) { return num(static_cast<std::uint64_t>(std::lround(ratio * 100.0))) + "%"; }
+
+inline std::string limits_text(const occupancy_report& o) {
+    const block_limits& l = o.limits;
+    std::string text;
+    const auto add = [&text](const char* what, std::uint32_t v) {
+        if (v == block_limits::unlimited) return;
+        if (!text.empty()) text += ", ";
+        text += std::string(what) + " " + num(v);
+    };
+    add("waves", l.waves);
+    add("blocks", l.blocks);
+    add("registers", l.registers);
+    add("scalar_registers", l.scalar_registers);
+    add("shared_memory", l.shared_memory);
+    return text;
+}
+
+}  // namespace detail
+
+// Resources of a group's kernel for the occupancy model on `d`.
+inline kernel_resources resources_of(const device_limits& d, const trace_dispatch& t) {
+    kernel_resources k;
+    if (t.arch_vgpr || t.accum_vgpr) {
+        k.registers = unified_vgprs(d.arch.view(), t.arch_vgpr.value_or(0), t.accum_vgpr.value_or(0));
+    } else if (t.registers) {
+        k.registers = *t.registers;
+    }
+    if (t.sgprs && d.is_amd()) k.scalar_registers = *t.sgprs;
+    k.static_shared = t.shared;
+    k.local_bytes_per_thread = t.scratch;
+    return k;
+}
+
+// Everything `wavefit audit` says about one group on device `d`.
+inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
+    using detail::num;
+    kernel_audit a;
+    const trace_dispatch& t = g.launch;
+    a.resources = resources_of(d, t);
+    a.config = launch_config(t.grid, t.block, 0);
+    const std::uint64_t threads = t.block.volume();
+    const std::uint64_t blocks = t.grid.volume();
+    a.occupancy = occupancy(d, a.resources, threads, 0);
+    const std::string wave(d.wave_word());
+    const std::string cu(d.cu_word());
+    const std::string dev = device_text(d);
+    const std::uint64_t waves_per_block = d.wave_size == 0 ? 0 : detail::ceil_div(threads, d.wave_size);
+
+    if (a.occupancy.max_waves_per_cu > 0 && d.compute_units > 0) {
+        const double grid_waves = static_cast<double>(blocks) / d.compute_units * static_cast<double>(waves_per_block);
+        const double resident = std::min<double>(a.occupancy.active_waves_per_cu, grid_waves);
+        a.estimated_achieved = resident / a.occupancy.max_waves_per_cu;
+    }
+
+    // What check would reject (errors only: a partial wave is idle_lanes below).
+    for (const diagnostic& diag : check(d, a.resources, a.config))
+        if (diag.severity == severity::error)
+            a.findings.push_back({std::string(to_string(diag.code)), "error", diag.message, diag.fix});
+    const bool launchable = a.findings.empty();
+
+    if (threads > 0 && d.wave_size > 0 && threads % d.wave_size != 0) {
+        const std::uint64_t lanes = waves_per_block * d.wave_size;
+        const std::uint64_t idle = lanes - threads;
+        a.findings.push_back(
+            {std::string(audit_codes::idle_lanes), "warning",
+             "a block of " + num(threads) + " threads fills " + detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) +
+                 " on " + dev + ": " + num(idle) + " of " + num(lanes) + " lanes (" + detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) +
+                 ") stay idle in every block",
+             detail::wave_multiple_hint(d, threads) + " and let each thread take proportionally more work"});
+    }
+
+    if (t.scratch > 0) {
+        std::string fix = d.is_amd() ? "scratch is private memory the compiler spills registers to; ask for fewer registers per thread "
+                                       "(smaller arrays in registers, fewer live values) or compile with a smaller __launch_bounds__, "
+                                       "which gives each thread more VGPRs (1024 threads: 128, 512: 256, 256: 512 on gfx90a/gfx942)"
+                                     : "local memory holds spilled registers or per-thread arrays indexed at run time; "
+                                       "reduce live values or raise the register cap (__launch_bounds__, -maxrregcount)";
+        a.findings.push_back({std::string(audit_codes::scratch_spill), "warning",
+                              num(t.scratch) + " bytes of scratch per work-item: the kernel spills to memory, "
+                                               "every spill a round trip to memory",
+                              fix});
+    }
+
+    if (launchable && blocks > 0 && d.compute_units > 0 && blocks < d.compute_units) {
+        a.findings.push_back({std::string(audit_codes::grid_smaller_than_device), "warning",
+                              "the grid has " + detail::plural(blocks, "block") + " for the " + num(d.compute_units) + " " + cu + "s of " +
+                                  dev + ": " + num(d.compute_units - blocks) + " " + cu + "s stay idle",
+                              "give the kernel more, smaller blocks (split the work, e.g. over rows or tiles), or run it "
+                              "concurrently with other work on another stream"});
+    }
+
+    if (launchable && a.occupancy.fits() && d.compute_units > 0) {
+        const std::uint64_t slots = detail::saturating_mul(a.occupancy.active_blocks_per_cu, d.compute_units);
+        if (slots > 0 && blocks > slots) {
+            const std::uint64_t rounds = detail::ceil_div(blocks, slots);
+            const std::uint64_t last = blocks - (rounds - 1) * slots;
+            const double fill = static_cast<double>(last) / static_cast<double>(slots);
+            const double waste = (1.0 - fill) / static_cast<double>(rounds);
+            if (waste >= tail_waste_threshold) {
+                const std::uint64_t better = rounds * slots;
+                a.findings.push_back(
+                    {std::string(audit_codes::tail_imbalance), "info",
+                     detail::plural(blocks, "block") + " run in " + num(rounds) + " rounds of " + num(slots) + " (" +
+                         num(a.occupancy.active_blocks_per_cu) + " per " + cu + " x " + num(d.compute_units) + " " + cu +
+                         "s); the last round has " + num(last) + " (" + detail::percent_of(fill) + " of the device busy), about " +
+                         detail::percent_of(waste) + " of the kernel's time",
+                     "size the grid to a multiple of " + num(slots) + " blocks (e.g. " + num(better - slots) + " or " + num(better) +
+                         ") or grid-stride over the work with " + num(slots) + " blocks"});
+            }
+        }
+    }
+
+    if (d.max_work_items_per_dimension != 0) {
+        const dims items = work_items_of(t.grid, t.block);
+        for (int axis = 0; axis < 3; ++axis) {
+            const double ratio = static_cast<double>(items[axis]) / static_cast<double>(d.max_work_items_per_dimension);
+            if (items[axis] <= d.max_work_items_per_dimension && ratio >= dispatch_limit_margin) {
+                a.findings.push_back(
+                    {std::string(audit_codes::work_items_near_dispatch_limit), "warning",
+                     num(items[axis]) + " work-items in " + std::string(axis_name(axis)) + " is " + detail::percent_of(ratio) +
+                         " of the 2^32-1 per-dimension dispatch limit on " + dev + ": a little more work and the launch fails",
+                     "grid-stride: launch at most what the device holds (wavefit::plan clamps the grid) and loop over the rest"});
+            }
+        }
+    }
+
+    a.hint = hint_for_more_waves(d, a.resources, threads, 0);
+    if (launchable && a.occupancy.fits() && a.occupancy.occupancy < low_occupancy_threshold) {
+        std::string fix = a.hint.found() ? a.hint.text : std::string();
+        if (fix.empty()) {
+            switch (a.occupancy.limited_by) {
+                case limiter::waves:
+                    fix = "the block's " + detail::plural(waves_per_block, wave) + " do not divide the " + num(a.occupancy.max_waves_per_cu) +
+                          " slots; choose a block whose " + wave + " count divides it";
+                    break;
+                case limiter::blocks: fix = "use larger blocks: the " + cu + " holds at most " + num(d.max_blocks_per_cu) + " blocks"; break;
+                default: {
+                    // No single reduction helps: another resource allows as few blocks (a tie).
+                    std::string tied;
+                    const block_limits& l = a.occupancy.limits;
+                    const std::uint32_t least = a.occupancy.active_blocks_per_cu;
+                    const auto add = [&tied, least](const char* what, std::uint32_t v) {
+                        if (v != least) return;
+                        if (!tied.empty()) tied += " and ";
+                        tied += what;
+                    };
+                    add("registers", l.registers);
+                    add("scalar_registers", l.scalar_registers);
+                    add("shared memory", l.shared_memory);
+                    fix = tied + " each allow only " + detail::plural(least, "block") + " per " + cu +
+                          ": reduce them together (e.g. a smaller tile per block), or accept the occupancy if the kernel is "
+                          "bound by its own pipeline (tuned GEMM and attention kernels often are)";
+                    break;
+                }
+            }
+        }
+        a.findings.push_back({std::string(audit_codes::low_occupancy), "warning",
+                              "modelled occupancy " + detail::percent_of(a.occupancy.occupancy) + " (" + num(a.occupancy.active_waves_per_cu) +
+                                  " of " + num(a.occupancy.max_waves_per_cu) + " " + wave + "s per " + cu + ", " +
+                                  detail::plural(a.occupancy.active_blocks_per_cu, "block") + "), limited by " +
+                                  std::string(to_string(a.occupancy.limited_by)) + "; blocks per " + cu + " by resource: " +
+                                  detail::limits_text(a.occupancy),
+                              fix});
+    }
+
+    // What wavefit's plan would launch for the same work-items, named in the fixes where the block
+    // or grid is the problem (the kernel's own launch bound is not in a trace: the plan assumes the
+    // device maximum, so a kernel compiled for smaller blocks must keep within its bound).
+    const dims items = work_items_of(t.grid, t.block);
+    if (!items.has_zero()) {
+        a.recommended = items.y == 1 && items.z == 1 ? plan(d, a.resources, items.x) : plan(d, a.resources, items);
+        a.has_recommendation = a.recommended.feasible && !a.recommended.empty;
+    }
+    // Named only where the plan reaches more than the trace's launch did.
+    if (a.has_recommendation && a.recommended.occupancy.occupancy > a.occupancy.occupancy) {
+        const std::string planned = "; wavefit's plan for the same " + num(items.volume()) + " work-items: block " +
+                                    detail::dims_text(a.recommended.block) + ", grid " + detail::dims_text(a.recommended.grid) +
+                                    ", modelled occupancy " + detail::percent_of(a.recommended.occupancy.occupancy);
+        for (audit_finding& f : a.findings)
+            if (f.code == audit_codes::idle_lanes || f.code == audit_codes::low_occupancy || f.code == audit_codes::tail_imbalance)
+                f.fix += planned;
+    }
+    return a;
+}
+
+}  // namespace wavefit
