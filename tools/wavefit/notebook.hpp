@@ -93,7 +93,7 @@ inline std::string anchor_of(std::string_view name) {
 
 // The issues an entry's texts cite ("owner/repo#123"), in order of first mention, each once.
 inline std::vector<std::string> cited_issues(std::string_view text, std::vector<std::string> found = {}) {
-    const auto repo_char = [](char c) { return detail::is_identifier_char(c) || c == '-' || c == '.'; };
+    const auto repo_char = [](char c) { return detail::is_identifier_char(c) || c == '-' || c == '.' || c == '/'; };
     for (std::size_t hash = text.find('#'); hash != std::string_view::npos; hash = text.find('#', hash + 1)) {
         std::size_t end = hash + 1;
         while (end < text.size() && detail::is_digit(text[end])) ++end;
@@ -103,7 +103,8 @@ inline std::vector<std::string> cited_issues(std::string_view text, std::vector<
         if (text.substr(begin, hash - begin).find('/') == std::string_view::npos) continue;
         while (begin < hash && !detail::is_alpha(text[begin]) && !detail::is_digit(text[begin])) ++begin;
         const std::string citation(text.substr(begin, end - begin));
-        if (citation.find('/') == std::string::npos || citation.front() == '/') continue;
+        const std::size_t slash = citation.find('/');
+        if (slash == std::string::npos || slash == 0 || citation.find('/', slash + 1) != std::string::npos) continue;
         bool known = false;
         for (const std::string& f : found) known = known || f == citation;
         if (!known) found.push_back(citation);
