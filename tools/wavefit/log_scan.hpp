@@ -110,7 +110,7 @@ public:
             const std::uint32_t s = queue[head];
             const std::uint32_t f = fail_[s];
             output_link_[s] = !ends_[f].empty() ? f : output_link_[f];
-            for (std::uint32_t k = 0; k < classes_; ++k) next_[s * classes_ + k] = next_[f * classes_ + k];
+            std::copy(next_.begin() + f * classes_, next_.begin() + (f + 1) * classes_, next_.begin() + s * classes_);
             for (const auto& [c, child] : trie_[s]) {
                 fail_[child] = next_[f * classes_ + class_of_[c]];
                 next_[s * classes_ + class_of_[c]] = child;
@@ -260,6 +260,12 @@ public:
     // Lines from the reader, then this.
     const scan_report& report() const noexcept { return report_; }
 
+    // Forgets the findings and starts a new log with the same notebook (the matcher is kept).
+    void reset() {
+        report_ = scan_report{};
+        index_.clear();
+    }
+
 private:
     void add_name(std::string_view name, std::size_t entry) {
         if (name.empty()) return;
@@ -302,9 +308,15 @@ private:
         std::size_t begin = 0;
         constexpr std::size_t room = scan_limits::max_excerpt_bytes;
         if (text.size() > room && at > room / 3) begin = std::min(at - room / 3, text.size() - room);
+        // The cap is on what is printed: a byte shown as \xNN takes four of the room.
         std::string out = begin > 0 ? "..." : "";
-        out += terminal_safe(text.substr(begin, room));
-        if (begin + room < text.size()) out += "...";
+        std::size_t end = begin;
+        for (; end < text.size(); ++end) {
+            const std::string shown = terminal_safe(text.substr(end, 1));
+            if (out.size() + shown.size() > room) break;
+            out += shown;
+        }
+        if (end < text.size()) out += "...";
         return out;
     }
 
