@@ -117,6 +117,10 @@ public:
                 queue.push_back(child);
             }
         }
+        // The first state with outputs on each state's output chain (itself when it has some), so the
+        // hot loop reads one number per byte.
+        first_output_.assign(n, none);
+        for (std::size_t k = 0; k < n; ++k) first_output_[k] = !ends_[k].empty() ? static_cast<std::uint32_t>(k) : output_link_[k];
         seen_.assign(n, 0);
         trie_.clear();
         trie_.shrink_to_fit();
@@ -130,11 +134,18 @@ public:
             std::fill(seen_.begin(), seen_.end(), 0);
             stamp_ = 1;
         }
-        std::uint32_t s = 0;
-        for (std::size_t i = 0; i < lower.size(); ++i) {
-            s = next_[s * classes_ + class_of_[static_cast<unsigned char>(lower[i])]];
-            for (std::uint32_t o = ends_[s].empty() ? output_link_[s] : s; o != none && seen_[o] != stamp_;
-                 o = output_link_[o]) {
+        // Locals, so that the compiler keeps them in registers across the callback (no aliasing).
+        const std::uint32_t* const next = next_.data();
+        const std::uint8_t* const class_of = class_of_.data();
+        const std::uint32_t* const first_output = first_output_.data();
+        const std::size_t classes = classes_;
+        const char* const bytes = lower.data();
+        const std::size_t size = lower.size();
+        std::size_t s = 0;
+        for (std::size_t i = 0; i < size; ++i) {
+            s = next[s * classes + class_of[static_cast<unsigned char>(bytes[i])]];
+            if (first_output[s] == none) continue;
+            for (std::uint32_t o = first_output[s]; o != none && seen_[o] != stamp_; o = output_link_[o]) {
                 seen_[o] = stamp_;
                 for (const std::uint32_t id : ends_[o]) found(id, i + 1);
             }
@@ -149,7 +160,7 @@ private:
     std::vector<std::vector<std::uint32_t>> ends_;
     std::array<std::uint8_t, 256> class_of_{};
     std::uint32_t classes_ = 1;
-    std::vector<std::uint32_t> next_, fail_, output_link_, seen_;
+    std::vector<std::uint32_t> next_, fail_, output_link_, first_output_, seen_;
     std::uint32_t stamp_ = 0;
     std::size_t pattern_count_ = 0;
 };
@@ -278,6 +289,8 @@ private:
         std::string key(name);
         for (char& c : key) c = detail::to_lower(c);
         if (names_.count(key) != 0) return;
+        shortest_name_ = std::min(shortest_name_, key.size());
+        longest_name_ = std::max(longest_name_, key.size());
         name_storage_.push_back(std::move(key));
         names_.emplace(name_storage_.back(), entry);
     }
@@ -503,13 +516,13 @@ private:
                     const bool strong = prev == "hiperror_t" || prev == "cudaerror_t" || prev == "error_code" ||
                                         prev == "errorcode" || after_error_pair;
                     const bool weak = prev == "error" || prev == "err" || prev == "status" || prev == "returned";
-                    const long long code = detail::explain_impl::parse_code(word);
+                    const long long code = strong || weak ? detail::explain_impl::parse_code(word) : -1;
                     if (code > 0 && (strong || (weak && (gpu_line || code >= 100)))) {
                         const auto it = codes_.find(code);
                         if (it != codes_.end()) pending.emplace_back(it->second, begin);
                     }
                 }
-            } else if (word.size() <= 128) {
+            } else if (word.size() >= shortest_name_ && word.size() <= longest_name_) {
                 const auto it = names_.find(word);
                 if (it != names_.end()) note(it->second, text, begin);
             }
@@ -545,6 +558,8 @@ private:
     std::vector<std::size_t> pattern_length_;
     std::deque<std::string> name_storage_;  // the keys of names_ (a deque never moves its strings)
     std::unordered_map<std::string_view, std::size_t> names_;
+    std::size_t shortest_name_ = static_cast<std::size_t>(-1);  // identifiers outside these lengths name nothing
+    std::size_t longest_name_ = 0;
     std::unordered_map<std::int64_t, std::size_t> codes_;
     std::map<std::string, std::size_t> index_;
     scan_report report_;
