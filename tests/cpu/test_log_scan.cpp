@@ -215,6 +215,23 @@ TEST_CASE("team files: limits on lines, values and entries", "[team_file]") {
     const auto r = cli::parse_team_text(entries, "t.kb");
     CHECK(r.entries.size() == cli::team_file_limits::max_entries);
     CHECK(r.error_count == 1);
+    // Patterns and aliases become automaton states: 16 KiB of them per file.
+    std::string patterns = "entry: team_p\nmeaning: m\ncause: c\nfix: f\n";
+    for (int i = 0; i < 20; ++i) patterns += "pattern: " + std::string(1000, static_cast<char>('a' + i)) + "\n";
+    const auto p = cli::parse_team_text(patterns, "t.kb");
+    CHECK(p.entries.empty());
+    CHECK(p.errors.at(0).rfind("t.kb:21: more than 16 KiB of patterns and aliases in one file", 0) == 0);
+    // 4 MiB of text per file; the rest of the file is ignored, malformed or not.
+    std::string big;
+    for (int i = 0; i < 600; ++i)
+        big += "entry: team_" + std::to_string(i) + "\nmeaning: " + std::string(4000, 'm') + "\ncause: " +
+               std::string(4000, 'c') + "\nfix: f\n";
+    big += "entry: team_after\nbad line\n";
+    const auto b = cli::parse_team_text(big, "t.kb");
+    CHECK(b.error_count == 1);
+    CHECK(b.errors.at(0).find("more than 4 MiB of entry text in one file; the rest is ignored") != std::string::npos);
+    CHECK(b.entries.size() == 524);  // 8001 bytes of values each: the 525th passes 4 MiB
+    for (const auto& e : b.entries) CHECK(e.name != "team_after");
     CHECK(cli::parse_team_text("entry: team_x\ncode: 0\n", "t.kb").error_count == 1);
     CHECK(cli::parse_team_text("entry: team_x\ncode: 2147483648\n", "t.kb").error_count == 1);
     CHECK(cli::parse_team_text("entry: team_x\nlink: a\x01" "b\n", "t.kb").error_count == 1);

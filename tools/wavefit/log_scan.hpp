@@ -45,6 +45,9 @@ struct scan_limits {
     static constexpr std::size_t max_problems = 256;        // distinct problems kept; more are only counted
     static constexpr std::size_t max_lines_per_problem = 100;  // line numbers kept per problem; all are counted
     static constexpr std::size_t max_excerpt_bytes = 240;
+    // Team patterns and non-identifier names the automaton takes in all (its table grows with them);
+    // further ones are not matched in logs.
+    static constexpr std::size_t max_team_pattern_bytes = std::size_t{64} << 10;
 };
 
 // One problem found: an entry of the notebook, and what the lines said.
@@ -130,10 +133,11 @@ public:
     // pattern at most once per call (the first end), so a line costs O(length + states).
     template <typename F>
     void match(std::string_view lower, F&& found) {
-        if (++stamp_ == 0) {
+        if (stamp_ == static_cast<std::uint32_t>(-1)) {  // after 2^32-1 lines the stamps start over
             std::fill(seen_.begin(), seen_.end(), 0);
-            stamp_ = 1;
+            stamp_ = 0;
         }
+        ++stamp_;
         // Locals, so that the compiler keeps them in registers across the callback (no aliasing).
         const std::uint32_t* const next = next_.data();
         const std::uint8_t* const class_of = class_of_.data();
@@ -223,11 +227,11 @@ public:
                     codes_.emplace(b.code, i);
                 }
             } else {
-                add_name(e.name, i);
+                add_name(e.name, i, true);
                 for (const std::int64_t c : e.codes) codes_.emplace(c, i);
             }
-            for (const std::string& a : e.aliases) add_name(a, i);
-            for (const std::string& p : e.patterns) add_pattern(p, pattern_kind::message, i);
+            for (const std::string& a : e.aliases) add_name(a, i, true);
+            for (const std::string& p : e.patterns) add_team_pattern(p, i);
         }
         // The phrases of explain.hpp's lookup, with the two that carry numbers parsed here.
         for (const auto& p : detail::explain_impl::strong_phrases) add_phrase(p.text, p.entry);
@@ -278,12 +282,23 @@ public:
     }
 
 private:
-    void add_name(std::string_view name, std::size_t entry) {
+    void add_team_pattern(std::string_view text, std::size_t entry) {
+        if (team_pattern_bytes_ + text.size() > scan_limits::max_team_pattern_bytes) return;
+        team_pattern_bytes_ += text.size();
+        add_pattern(text, scan_detail::pattern_kind::message, entry);
+    }
+
+    void add_name(std::string_view name, std::size_t entry, bool from_team = false) {
         if (name.empty()) return;
         bool identifier = name.size() <= 128;
         for (const char c : name) identifier = identifier && detail::is_identifier_char(c);
         if (!identifier) {
-            if (name.size() >= 4) add_pattern(name, scan_detail::pattern_kind::message, entry);
+            if (name.size() < 4) return;
+            if (from_team) {
+                add_team_pattern(name, entry);
+            } else {
+                add_pattern(name, scan_detail::pattern_kind::message, entry);
+            }
             return;
         }
         std::string key(name);
@@ -421,7 +436,10 @@ private:
             std::string_view rest = detail::trim(text.substr(k + std::string_view("for kernel").size()));
             rest = rest.substr(0, std::min(rest.find(' '), rest.size()));
             kernel = std::string(rest);
-            if (kernel.size() > 120) kernel = kernel.substr(0, 120) + "...";
+            if (kernel.size() > 120) {
+                kernel.resize(120);
+                kernel += "...";
+            }
             kernel = terminal_safe(kernel);
         }
         const std::string n = std::to_string(threads);
@@ -461,7 +479,10 @@ private:
         if (const std::size_t r = lower_.find("reason:", end); r != std::string::npos) {
             reason = std::string(detail::trim(text.substr(r + 7)));
             if (!reason.empty() && reason.back() == '.') reason.pop_back();
-            if (reason.size() > 120) reason = reason.substr(0, 120) + "...";
+            if (reason.size() > 120) {
+                reason.resize(120);
+                reason += "...";
+            }
             reason = terminal_safe(reason);
         }
         std::optional<cause_and_fix> from_line;
@@ -560,6 +581,7 @@ private:
     std::unordered_map<std::string_view, std::size_t> names_;
     std::size_t shortest_name_ = static_cast<std::size_t>(-1);  // identifiers outside these lengths name nothing
     std::size_t longest_name_ = 0;
+    std::size_t team_pattern_bytes_ = 0;
     std::unordered_map<std::int64_t, std::size_t> codes_;
     std::map<std::string, std::size_t> index_;
     scan_report report_;

@@ -39,6 +39,10 @@ struct team_file_limits {
     static constexpr std::size_t max_name_bytes = 200;
     static constexpr std::size_t min_pattern_bytes = 4;
     static constexpr std::size_t max_errors_kept = 100;
+    // What one file may store in all (its entries' texts), and in patterns and aliases, which become
+    // states of the scanner's automaton.
+    static constexpr std::size_t max_text_bytes = std::size_t{4} << 20;
+    static constexpr std::size_t max_pattern_bytes = std::size_t{16} << 10;
 };
 
 struct team_file_result {
@@ -54,6 +58,7 @@ public:
 
     // One line without its end of line; `truncated` when the reader cut it at max_line_bytes.
     void line(std::string_view text, std::uint64_t number, bool truncated) {
+        if (skipping_) return;  // a cap was reached: the rest of the file is ignored
         if (truncated) {
             error(number, "line longer than " + std::to_string(team_file_limits::max_line_bytes) + " bytes");
             return;
@@ -93,6 +98,22 @@ public:
                                                             static_cast<unsigned char>(value[bad]))) +
                               ") in the value of '" + std::string(key) + ":'");
             return;
+        }
+        stored_bytes_ += value.size();
+        if (stored_bytes_ > team_file_limits::max_text_bytes) {
+            error(number, "more than " + std::to_string(team_file_limits::max_text_bytes >> 20) +
+                              " MiB of entry text in one file; the rest is ignored");
+            skipping_ = true;
+            in_entry_ = false;
+            return;
+        }
+        if (key == "pattern" || key == "alias") {
+            pattern_bytes_ += value.size();
+            if (pattern_bytes_ > team_file_limits::max_pattern_bytes) {
+                error(number, "more than " + std::to_string(team_file_limits::max_pattern_bytes >> 10) +
+                                  " KiB of patterns and aliases in one file");
+                return;
+            }
         }
         if (key == "fix") {
             if (!cause_open_) {
@@ -146,6 +167,7 @@ public:
                               std::to_string(team_file_limits::min_pattern_bytes) + " characters (it would match too much)");
             return;
         }
+        if (list == nullptr) return;  // unreachable: every known key is handled above
         if (!room(list->size(), number, key)) return;
         list->emplace_back(value);
     }
@@ -258,6 +280,8 @@ private:
     bool skipping_ = false;
     std::uint64_t entry_line_ = 0;
     std::uint64_t cause_line_ = 0;
+    std::size_t stored_bytes_ = 0;
+    std::size_t pattern_bytes_ = 0;
 };
 
 // The whole of `text` as a team file (tests, the fuzz target); lines are capped as the CLI's reader caps them.
