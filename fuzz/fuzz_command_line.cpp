@@ -187,10 +187,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         finding("parse_command_line threw something other than usage_error", e.what());
     }
 
-    // Commands that read a file (inspect FILE, --kernel FILE:NAME) are parsed but not run: the
+    // Commands that read a file (inspect FILE, --kernel FILE:NAME, explain --scan/--kb) are parsed but not run: the
     // fuzzer must not read arbitrary paths of the machine; fuzz_code_object covers the reading.
     bool names_a_file = !args.empty() && args.front() == "inspect";
-    for (const std::string_view a : args) names_a_file = names_a_file || a == "--kernel" || a.substr(0, 9) == "--kernel=";
+    for (const std::string_view a : args) {
+        names_a_file = names_a_file || a == "--kernel" || a.substr(0, 9) == "--kernel=";
+        // explain --scan, --check-kb and --kb read files (or standard input, where the fuzzer would wait).
+        for (const std::string_view reads : {"--scan", "--check-kb", "--kb"})
+            names_a_file = names_a_file || a == reads || (a.size() > reads.size() && a.substr(0, reads.size()) == reads &&
+                                                           a[reads.size()] == '=');
+    }
     if (names_a_file) return 0;
 
     wavefit::cli::command_output out;

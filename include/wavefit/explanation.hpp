@@ -35,6 +35,7 @@ struct error_explanation {
     std::string_view meaning{};       // one or two sentences
     std::string_view on_amd{};        // which runtime error / behaviour this becomes on AMD (may be empty)
     std::string_view on_nvidia{};     // the same on NVIDIA (may be empty)
+    std::string_view source{};        // the public documents or code the entry's numbers and texts come from
     // causes[i] pairs with fixes[i], i < cause_count; the rest are empty.
     std::size_t cause_count = 0;
     std::string_view causes[max_explanation_causes]{};

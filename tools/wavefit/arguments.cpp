@@ -76,7 +76,7 @@ public:
                 throw usage_error("unknown flag " + quoted(name) + " for " + command_name(spec) + " (see `wavefit " +
                                   std::string(spec.name) + " --help`)");
             }
-            if (has(flag->name)) throw usage_error(std::string(flag->name) + " is given twice");
+            if (!flag->repeatable && has(flag->name)) throw usage_error(std::string(flag->name) + " is given twice");
 
             if (!flag->takes_value()) {
                 if (has_inline_value)
@@ -97,6 +97,13 @@ public:
     bool has(std::string_view name) const { return find(name) != nullptr; }
     const std::string_view* value(std::string_view name) const { return find(name); }
     const std::vector<std::string_view>& positionals() const { return positionals_; }
+    // Every value of a repeatable flag, in command-line order.
+    std::vector<std::string_view> all_values(std::string_view name) const {
+        std::vector<std::string_view> all;
+        for (const auto& [flag, text] : values_)
+            if (flag == name) all.push_back(text);
+        return all;
+    }
 
     void expect_no_positionals() const {
         if (!positionals_.empty())
@@ -271,6 +278,42 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
         case subcommand::explain: {
             explain_request r;
             r.json = json;
+            r.markdown = given.has("--markdown");
+            for (const std::string_view kb : given.all_values("--kb")) {
+                if (kb.empty()) throw usage_error("--kb needs a FILE, got ''");
+                r.kb_files.emplace_back(kb);
+            }
+            const std::string_view* scan = given.value("--scan");
+            const std::string_view* check_kb = given.value("--check-kb");
+            const std::string_view* export_format = given.value("--export");
+            const int actions = (scan != nullptr) + (check_kb != nullptr) + (export_format != nullptr);
+            if (actions > 1) throw usage_error("--scan, --check-kb and --export are separate actions; give only one");
+            if (actions == 1 && !given.positionals().empty())
+                throw usage_error("unexpected argument " + quoted(given.positionals().front()) + " for " +
+                                  command_name(spec) + " with " +
+                                  (scan != nullptr ? "--scan" : check_kb != nullptr ? "--check-kb" : "--export"));
+            if (r.json && r.markdown) throw usage_error("--json and --markdown both choose the output; give only one");
+            if (r.markdown && scan == nullptr) throw usage_error("--markdown is for --scan (--export markdown writes the notebook)");
+            if (scan != nullptr) {
+                if (scan->empty()) throw usage_error("--scan needs a FILE (or - for standard input), got ''");
+                r.what = explain_request::action::scan;
+                r.file = std::string(*scan);
+                return r;
+            }
+            if (check_kb != nullptr) {
+                if (check_kb->empty()) throw usage_error("--check-kb needs a FILE, got ''");
+                if (!r.kb_files.empty()) throw usage_error("--check-kb validates one file on its own; leave out --kb");
+                r.what = explain_request::action::check_kb;
+                r.file = std::string(*check_kb);
+                return r;
+            }
+            if (export_format != nullptr) {
+                if (*export_format != "markdown")
+                    throw usage_error("--export " + quoted(*export_format) + ": the one format is markdown");
+                if (r.json) throw usage_error("--export markdown writes Markdown; leave out --json");
+                r.what = explain_request::action::export_notebook;
+                return r;
+            }
             if (given.positionals().empty())
                 throw usage_error(command_name(spec) +
                                   " needs CODE: an error number, a hipError*/cudaError* name, a message text or a diagnostic code");

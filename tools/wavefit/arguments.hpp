@@ -80,8 +80,12 @@ struct inspect_request {
     std::optional<std::string> kernel;  // --kernel NAME: only the kernels it names
 };
 struct explain_request {
+    enum class action { lookup, scan, check_kb, export_notebook } what = action::lookup;
     bool json = false;
-    std::string query;
+    bool markdown = false;             // --scan only
+    std::string query;                 // lookup: CODE
+    std::string file;                  // --scan FILE (- for standard input), --check-kb FILE
+    std::vector<std::string> kb_files; // --kb FILE..., in command-line order
 };
 
 struct tuning_request {

@@ -14,6 +14,7 @@ struct flag_spec {
     std::string_view name;        // "--regs"
     std::string_view value_name;  // "N"; empty for a switch such as --json
     std::string_view description;
+    bool repeatable = false;  // may be given more than once (--kb FILE ...)
 
     bool takes_value() const noexcept { return !value_name.empty(); }
 };
@@ -106,11 +107,24 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          {{"--preset", "NAME[:FEATURES]", "show occupancy on this AMD preset, and say whether FILE can run on it"},
           {"--kernel", "NAME", "only the kernels with this name: mangled, demangled, or demangled without parameters"},
           flags::json}},
-        {subcommand::explain, "explain", "CODE [--json]", "explain a HIP/CUDA error code, name or message",
+        {subcommand::explain, "explain",
+         "(CODE | --scan FILE|- | --check-kb FILE | --export markdown) [--kb FILE]... [--json | --markdown]",
+         "explain an error code, name or message, or every known problem in a log",
          "CODE is a numeric HIP error code (9), a hipError*/cudaError* name, a runtime message such as\n"
          "'invalid configuration argument' (quoted, or as separate words), or a diagnostic code from check.\n"
-         "Exit status 1 when CODE is unknown.\n",
-         {flags::json}},
+         "Exit status 1 when CODE is unknown.\n"
+         "--scan reads a whole log (a file, or - for standard input; gzip accepted) and reports every known\n"
+         "problem once, with its line numbers, meaning, causes and fixes (numbers from the line where it has\n"
+         "them). Exit status 0 when a problem was found, 1 when none, 2 when the log cannot be read.\n"
+         "Team entries: --kb FILE (repeatable) and WAVEFIT_KB_PATH (colon-separated files) add a team's own\n"
+         "entries or extend the built-in ones (docs/cli.md, \"Team entries\"). --check-kb FILE validates one\n"
+         "such file (exit 2 with one line per error); --export markdown writes the whole notebook as one page.\n",
+         {flags::json,
+          {"--markdown", "", "--scan: print the report as Markdown"},
+          {"--scan", "FILE", "read a log (- for standard input, .gz accepted) and explain every known problem in it"},
+          {"--kb", "FILE", "add the team entries of FILE (repeatable; after those of WAVEFIT_KB_PATH)", true},
+          {"--check-kb", "FILE", "validate a team entry file: one line per error, exit 2 if any"},
+          {"--export", "FORMAT", "write the whole notebook (built-in and team entries); FORMAT is markdown"}}},
         {subcommand::tuning, "tuning", "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
          "read, check and merge tuning files",
          "A tuning file holds one JSON record per line: what wavefit::tune or WAVEFIT_TUNING=tune measured for a\n"

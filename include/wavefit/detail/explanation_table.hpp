@@ -27,6 +27,22 @@ struct cause_fix {
     std::string_view fix;
 };
 
+// Where an entry's facts come from when it names nothing more specific (`wavefit explain --export`
+// prints it with every entry, next to the issues its causes cite).
+constexpr std::string_view default_source(explanation_kind kind) noexcept {
+    switch (kind) {
+        case explanation_kind::runtime_error:
+            return "HIP number and name: hip_runtime_api.h (ROCm/HIP); HIP text: ROCm/clr hipamd/src/hip_error.cpp; CUDA "
+                   "twin: driver_types.h and cudaGetErrorString (CUDA Runtime API, "
+                   "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html)";
+        case explanation_kind::log_line: return "ROCm/clr hipamd/src/hip_module.cpp";
+        case explanation_kind::diagnostic:
+            return "wavefit's diagnostic codes (docs/cli.md); the launch checks of ROCm/clr hipamd/src/hip_module.cpp and "
+                   "hip_platform.cpp; the CUDA limits of the CUDA C++ Programming Guide (Compute Capabilities)";
+    }
+    return {};
+}
+
 template <std::size_t N>
 constexpr error_explanation make(explanation_kind kind, std::string_view name, int code, std::string_view alias,
                                  std::string_view cuda_name, std::string_view message, std::string_view cuda_message,
@@ -45,6 +61,7 @@ constexpr error_explanation make(explanation_kind kind, std::string_view name, i
     e.meaning = meaning;
     e.on_amd = on_amd;
     e.on_nvidia = on_nvidia;
+    e.source = default_source(kind);
     for (std::size_t i = 0; i < N; ++i) {
         e.causes[i] = items[i].cause;
         e.fixes[i] = items[i].fix;
@@ -63,13 +80,22 @@ constexpr error_explanation runtime(std::string_view name, int code, std::string
                 on_nvidia, items);
 }
 
-// A line the runtime logs; `name` is the line as people quote it, `message` its exact format.
+// A line the runtime logs; `name` is the line as people quote it, `message` its exact format, `source`
+// the code that prints it.
 template <std::size_t N>
-constexpr error_explanation log_line(std::string_view name, std::string_view message, std::string_view meaning,
-                                     std::string_view on_amd, std::string_view on_nvidia,
+constexpr error_explanation log_line(std::string_view name, std::string_view source, std::string_view message,
+                                     std::string_view meaning, std::string_view on_amd, std::string_view on_nvidia,
                                      const cause_fix (&items)[N]) noexcept {
-    return make(explanation_kind::log_line, name, no_error_code, {}, {}, message, {}, meaning, on_amd, on_nvidia,
-                items);
+    error_explanation e =
+        make(explanation_kind::log_line, name, no_error_code, {}, {}, message, {}, meaning, on_amd, on_nvidia, items);
+    e.source = source;
+    return e;
+}
+
+// An entry whose facts come from somewhere more specific than its kind's default source.
+constexpr error_explanation with_source(error_explanation e, std::string_view source) noexcept {
+    e.source = source;
+    return e;
 }
 
 // A wavefit diagnostic code.
@@ -354,7 +380,7 @@ runtime("hipErrorInvalidImage", 200, {}, "cudaErrorInvalidKernelImage",
          "Build the cubin for the device's sm_XX, or load a fatbin or PTX that contains it."},
     }),
 
-runtime("hipErrorNoBinaryForGpu", 209, {}, "cudaErrorNoKernelImageForDevice",
+with_source(runtime("hipErrorNoBinaryForGpu", 209, {}, "cudaErrorNoKernelImageForDevice",
     "no kernel image is available for execution on the device",
     "no kernel image is available for execution on the device",
     "Error 209: the program contains no code object for this GPU's gfx target (on NVIDIA: no kernel image for this "
@@ -383,6 +409,7 @@ runtime("hipErrorNoBinaryForGpu", 209, {}, "cudaErrorNoKernelImageForDevice",
          "Treat 209 as a build problem (missing target), not a launch-configuration problem; `wavefit explain 9` "
          "describes the configuration error."},
     }),
+    "hip_runtime_api.h (ROCm/HIP) and ROCm/clr hipamd/src/hip_error.cpp; the log line Unable to find code object for all current devices from ROCm/clr hipamd/src/hip_code_object.cpp; CUDA: driver_types.h (CUDA Runtime API)"),
 
 runtime("hipErrorInvalidKernelFile", 218, {}, "cudaErrorInvalidPtx",
     "invalid kernel file", "a PTX JIT compilation failed",
@@ -453,7 +480,7 @@ runtime("hipErrorNotReady", 600, {}, "cudaErrorNotReady",
          "Call hipEventSynchronize on the stop event before reading the elapsed time."},
     }),
 
-runtime("hipErrorIllegalAddress", 700, {}, "cudaErrorIllegalAddress",
+with_source(runtime("hipErrorIllegalAddress", 700, {}, "cudaErrorIllegalAddress",
     "an illegal memory access was encountered", "an illegal memory access was encountered",
     "A kernel read or wrote memory it may not access. On AMD it usually appears as 'Memory access fault by GPU node-N "
     "... Reason: Page not present' and the process aborts; on NVIDIA the context is unusable until the process "
@@ -479,6 +506,7 @@ runtime("hipErrorIllegalAddress", 700, {}, "cudaErrorIllegalAddress",
          "Rerun with AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 (CUDA_LAUNCH_BLOCKING=1 on NVIDIA) and look at the launch "
          "before the fault; wavefit::launch checks each launch and reports the first failure."},
     }),
+    "hip_runtime_api.h (ROCm/HIP) and ROCm/clr hipamd/src/hip_error.cpp; the fault line Memory access fault by GPU node-N ... Reason: ... from ROCm/ROCR-Runtime src/core/runtime/runtime.cpp; CUDA: driver_types.h (CUDA Runtime API)"),
 
 runtime("hipErrorLaunchOutOfResources", 701, {}, "cudaErrorLaunchOutOfResources",
     "too many resources requested for launch", "too many resources requested for launch",
@@ -621,7 +649,7 @@ runtime("hipErrorUnknown", 999, {}, "cudaErrorUnknown",
 
 // ---------------------------------------------------------------- log lines without an error code
 
-log_line(launch_bounds_line,
+log_line(launch_bounds_line, "ROCm/clr hipamd/src/hip_module.cpp (the check and the log line); ggml-org/llama.cpp#10610",
     "Launch params (%u, %u, %u) are larger than launch bounds (%lu) for kernel %s",
     "An AMD runtime log line (ROCm/clr hip_module.cpp): the block has more threads than the kernel was compiled for "
     "(its flat work-group size bound from __launch_bounds__ or --gpu-max-threads-per-block). The launch returns "
@@ -649,6 +677,7 @@ log_line(launch_bounds_line,
     }),
 
 log_line("HSA_STATUS_ERROR_INVALID_ISA",
+    "ROCm/ROCR-Runtime src/inc/hsa.h (HSA_STATUS_ERROR_INVALID_ISA = 0x100f) and hsa_status_string; kokkos/kokkos#9402",
     "HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid. code: 0x100f",
     "An error of the ROCm HSA runtime (status 0x100f), usually printed just before the process aborts. At a launch "
     "it most often means the dispatched work-group cannot get the registers it needs: the HIP runtime never checks "
