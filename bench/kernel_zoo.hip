@@ -25,16 +25,16 @@
 #include <benchmark/benchmark.h>
 #include <wavefit/wavefit.hpp>
 
-#include <chrono>     // the tuning phase's wall time
-#include <cstdint>    // sizes
-#include <cstdio>     // messages
-#include <deque>      // cases keep their addresses
-#include <exception>  // std::exception
-#include <functional> // launch closures
-#include <map>        // tuning results per case
-#include <memory>     // std::make_shared
-#include <string>     // names
-#include <vector>     // lists
+#include <chrono>      // the tuning phase's wall time
+#include <cstdint>     // sizes
+#include <cstdio>      // messages
+#include <deque>       // cases keep their addresses
+#include <exception>   // std::exception
+#include <functional>  // launch closures
+#include <map>         // tuning results per case
+#include <memory>      // std::make_shared
+#include <string>      // names
+#include <vector>      // lists
 
 #include "benchmark_context.hpp"
 #include "gpu_support/gpu_support.hpp"
@@ -122,7 +122,8 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
         case strategy_kind::wavefit_plan:
         case strategy_kind::wavefit_tuned: {
             const wavefit::work w = c.planned_work();
-            const wavefit::launch_config cfg = s.kind == strategy_kind::wavefit_plan ? c.launch.plan(w).config() : tuned.at(&c).chosen;
+            const wavefit::launch_config cfg =
+                s.kind == strategy_kind::wavefit_plan ? c.launch.plan(w).config() : tuned.at(&c).chosen;
             r.block = cfg.block.volume();
             r.grid = cfg.grid.volume();
             r.go = [&c, w] { c.launch.wavefit_work(w, stream); };
@@ -134,8 +135,7 @@ resolved_launch resolve(zoo_case& c, const strategy& s) {
             r.grid = cfg.grid.volume();
             break;
         }
-        case strategy_kind::device_copy:
-            break;
+        case strategy_kind::device_copy: break;
     }
     if (r.grid == 0 || r.grid > 0x7fffffffu) throw gpu::failure("grid of " + std::to_string(r.grid) + " blocks");
     const dim3 grid(static_cast<unsigned>(r.grid));
@@ -221,9 +221,10 @@ void register_case(zoo_case c, const std::vector<strategy>& strategies) {
     for (const strategy& s : strategies) {
         const std::string name = stored.kernel + "/" + s.name + "/" + stored.size;
         auto key = std::make_shared<char>();  // identifies this benchmark for prepared_for
-        benchmark::RegisterBenchmark(name.c_str(), [&stored, s, key](benchmark::State& state) {
-            run_case(state, stored, s, key.get());
-        })->UseManualTime()->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [&stored, s, key](benchmark::State& state) { run_case(state, stored, s, key.get()); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
     }
 }
 
@@ -253,7 +254,8 @@ std::vector<strategy> variant_strategies(const zoo_case& c) {
 // them: dot 2x8 ran 4580 GB/s against 4544 for 2x4, sum 4x8 4496 against 4236 for 4x4 (same plan).
 template <class Op, int V, int U>
 zoo_case map_case(const char* op, std::uint64_t n, bool is_default) {
-    const std::string name = is_default ? std::string(op) : std::string(op) + "_v" + std::to_string(V) + "u" + std::to_string(U);
+    const std::string name =
+        is_default ? std::string(op) : std::string(op) + "_v" + std::to_string(V) + "u" + std::to_string(U);
     return stream_case<Op, V, U>(name, n, buffers);
 }
 
@@ -425,7 +427,8 @@ bool parse_options(int argc, char** argv, zoo_options& o) {
         } else if (a == "--zoo_external=on" || a == "--zoo_external=off") {
             o.external = a == "--zoo_external=on";
         } else {
-            std::fprintf(stderr, "wavefit_bench_zoo: unknown argument '%s' (see the top of bench/kernel_zoo.hip)\n", a.c_str());
+            std::fprintf(stderr, "wavefit_bench_zoo: unknown argument '%s' (see the top of bench/kernel_zoo.hip)\n",
+                         a.c_str());
             return false;
         }
     }
@@ -453,11 +456,12 @@ void tune_cases() {
         wavefit::tuning_result r = c->launch.tune(c->planned_work(), stream);
         const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
         (void)wavefit::backend::take_last_error();
-        std::fprintf(stderr, "tuning %s/%s: %s in %.0f ms (%u candidates, %u failed): block %llu grid %llu, %.4fx the plan%s\n",
-                     c->kernel.c_str(), c->size.c_str(), r.ok ? "tuned" : ("FAILED: " + r.message).c_str(), wall_ms, r.candidates,
-                     r.failed, static_cast<unsigned long long>(r.chosen.block.volume()),
-                     static_cast<unsigned long long>(r.chosen.grid.volume()), r.chosen_ns > 0 ? r.plan_ns / r.chosen_ns : 1.0,
-                     r.tuned ? "" : " (the plan kept)");
+        std::fprintf(stderr,
+                     "tuning %s/%s: %s in %.0f ms (%u candidates, %u failed): block %llu grid %llu, %.4fx the plan%s\n",
+                     c->kernel.c_str(), c->size.c_str(), r.ok ? "tuned" : ("FAILED: " + r.message).c_str(), wall_ms,
+                     r.candidates, r.failed, static_cast<unsigned long long>(r.chosen.block.volume()),
+                     static_cast<unsigned long long>(r.chosen.grid.volume()),
+                     r.chosen_ns > 0 ? r.plan_ns / r.chosen_ns : 1.0, r.tuned ? "" : " (the plan kept)");
         r.tuning_ms = wall_ms;
         tuned[c] = r;
     }
@@ -491,9 +495,9 @@ int run(int argc, char** argv) {
     facts = read_device_facts();
     add_context(facts, command);
     benchmark::AddCustomContext("stream_default_variants", "copy/mul/add/triad v" + std::to_string(map_v) + "u" +
-                                                              std::to_string(map_u) + ", dot v" + std::to_string(dot_v) + "u" +
-                                                              std::to_string(dot_u) + ", sum v" + std::to_string(sum_v) + "u" +
-                                                              std::to_string(sum_u));
+                                                               std::to_string(map_u) + ", dot v" + std::to_string(dot_v) +
+                                                               "u" + std::to_string(dot_u) + ", sum v" +
+                                                               std::to_string(sum_v) + "u" + std::to_string(sum_u));
     allocate_buffers();
 
     // A failed self-test does not stop the run (device time is scarce and every benchmark checks

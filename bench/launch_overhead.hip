@@ -77,8 +77,8 @@ constexpr int process_wavefit_index = 3 * cold_per_pool + 1;
 enum class form { raw, wavefit_config, wavefit_elements, wavefit_tuned };
 
 constexpr const char* form_name(form f) {
-    return f == form::raw              ? "raw"
-           : f == form::wavefit_config ? "wavefit_config"
+    return f == form::raw                ? "raw"
+           : f == form::wavefit_config   ? "wavefit_config"
            : f == form::wavefit_elements ? "wavefit_elements"
                                          : "wavefit_tuned";
 }
@@ -130,9 +130,7 @@ struct small_launch {
     static void go() { launch_small<F>(small_subject); }
 };
 
-double seconds_since(host_clock::time_point t0) {
-    return std::chrono::duration<double>(host_clock::now() - t0).count();
-}
+double seconds_since(host_clock::time_point t0) { return std::chrono::duration<double>(host_clock::now() - t0).count(); }
 
 // Runs `body`; a runtime or launch failure becomes the benchmark's error instead of ending the run.
 // The tuned form's benchmarks run with the tuning records in use (tuning_mode_scope).
@@ -368,8 +366,9 @@ void plan_subject(subject& s, wavefit::launch_plan p) {
 void report_tuning(const char* kernel, const wavefit::tuning_result& r) {
     if (!r.ok) throw std::runtime_error(std::string("tuning the ") + kernel + " kernel: " + r.message);
     std::fprintf(stderr, "tuned %s: block %llu grid %llu (%s), %u candidates in %.0f ms\n", kernel,
-                 static_cast<unsigned long long>(r.chosen.block.volume()), static_cast<unsigned long long>(r.chosen.grid.volume()),
-                 r.tuned ? "faster than the plan" : "the plan kept", r.candidates, r.tuning_ms);
+                 static_cast<unsigned long long>(r.chosen.block.volume()),
+                 static_cast<unsigned long long>(r.chosen.grid.volume()), r.tuned ? "faster than the plan" : "the plan kept",
+                 r.candidates, r.tuning_ms);
 }
 
 int run(int argc, char** argv) {
@@ -398,19 +397,27 @@ int run(int argc, char** argv) {
     // the tuned form's launches go through the tuned lookup; what it chose is printed.
     constexpr float a = 0.5f;
     report_tuning("empty", wavefit::tune(empty_kernel, empty_subject.elements, stream));
-    report_tuning("small", wavefit::tune(small_kernel, small_subject.elements, stream, small_y, static_cast<const float*>(small_x), a,
-                                         small_subject.elements));
+    report_tuning("small", wavefit::tune(small_kernel, small_subject.elements, stream, small_y,
+                                         static_cast<const float*>(small_x), a, small_subject.elements));
     gpu::check(gpu::synchronize(stream), "synchronizing the stream");
 
     // Cold kernels first: the order below is the order of the run.
     benchmark::RegisterBenchmark("launch_first/wavefit_process/cold", bm_first_in_process)
-        ->Iterations(1)->Repetitions(1)->UseManualTime();
+        ->Iterations(1)
+        ->Repetitions(1)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("launch_first/raw/cold", bm_first<form::raw>)
-        ->Iterations(1)->Repetitions(1)->UseManualTime();
+        ->Iterations(1)
+        ->Repetitions(1)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("launch_first/wavefit_config/cold", bm_first<form::wavefit_config>)
-        ->Iterations(1)->Repetitions(1)->UseManualTime();
+        ->Iterations(1)
+        ->Repetitions(1)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("launch_first/wavefit_elements/cold", bm_first<form::wavefit_elements>)
-        ->Iterations(1)->Repetitions(1)->UseManualTime();
+        ->Iterations(1)
+        ->Repetitions(1)
+        ->UseManualTime();
     register_kernel<empty_launch>("empty");
     register_kernel<small_launch>("small");
     // Where wavefit's per-launch time goes on the host: the runtime's current-device query (one per
@@ -428,7 +435,8 @@ int run(int argc, char** argv) {
         const std::uint64_t bound = wavefit::detail::register_bound_threads(d, k);
         std::uint64_t grid = 1;
         for (auto _ : state) {
-            const bool bad = wavefit::detail::has_launch_errors(d, k, wavefit::launch_config{wavefit::dims{grid}, wavefit::dims{256}}, bound);
+            const bool bad = wavefit::detail::has_launch_errors(
+                d, k, wavefit::launch_config{wavefit::dims{grid}, wavefit::dims{256}}, bound);
             benchmark::DoNotOptimize(bad);
             grid = grid % 4096 + 1;
         }

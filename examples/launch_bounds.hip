@@ -49,16 +49,17 @@ int main() {
     const launch_result r = try_launch(add_one, launch_config{dims{n / 512}, dims{512}}, stream, values, n);
     const gpu::error_t pending = gpu::take_last_error();
     std::printf("  block 512: %s\n  the runtime's last error afterwards: %s\n", r.message.c_str(), gpu::error_name(pending));
-    as_intended &= r.status == launch_status::rejected && r.diagnostic == diagnostic_code::block_exceeds_kernel_max_threads &&
-                   r.runtime_code == 0 && pending == gpu::success;
+    as_intended &= r.status == launch_status::rejected &&
+                   r.diagnostic == diagnostic_code::block_exceeds_kernel_max_threads && r.runtime_code == 0 &&
+                   pending == gpu::success;
 
     gpu::check(gpu::synchronize(stream), "running the kernels");
     std::vector<int> result(n);
     gpu::check(gpu::to_host(result.data(), values, n * sizeof(int)), "copying to the host");
     std::uint64_t wrong = 0;
     for (const int v : result) wrong += v != 1;
-    std::printf("  %llu of %llu values wrong (each must be incremented exactly once)\n", static_cast<unsigned long long>(wrong),
-                static_cast<unsigned long long>(n));
+    std::printf("  %llu of %llu values wrong (each must be incremented exactly once)\n",
+                static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(n));
     as_intended &= wrong == 0;
 
     gpu::check(gpu::destroy_stream(stream), "destroying the stream");

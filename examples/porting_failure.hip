@@ -32,13 +32,15 @@ int main() {
     const std::vector<diagnostic> found = check(presets::mi300x, bound_256, ported);
     print_diagnostics(found);
     const findings problems = find_problems(presets::mi300x, bound_256, ported);
-    as_intended &= !is_launchable(presets::mi300x, bound_256, ported) && problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
+    as_intended &= !is_launchable(presets::mi300x, bound_256, ported) &&
+                   problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
                    problems.contains(diagnostic_code::work_items_exceed_dispatch_limit);
 
     // 2. What wavefit::launch(scale, n, stream, ...) launches there: a block within the bound, a grid
     //    clamped below 2^32 work-items, and the kernel's grid-stride loop covers the rest.
     const launch_plan p = plan(presets::mi300x, bound_256, big);
-    std::printf("\nwavefit::launch(scale, 2^33, stream, ...) on an MI300X: %s\n", plan_reason(p, presets::mi300x, bound_256).c_str());
+    std::printf("\nwavefit::launch(scale, 2^33, stream, ...) on an MI300X: %s\n",
+                plan_reason(p, presets::mi300x, bound_256).c_str());
     as_intended &= p.ok() && p.block.x <= 256 && p.grid_stride;
 
     // 3. The same on a real GPU, over 2^24 elements.

@@ -77,14 +77,16 @@ int main() {
         return wrong == 0;
     };
 
-    gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)), "filling device memory");  // NaN everywhere: an element never written shows
+    gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)),
+               "filling device memory");  // NaN everywhere: an element never written shows
     launch(transpose_tiled, static_launch_config<tile, rows_per_pass>{tiles}, stream, in, out, width, height);
     as_intended &= check_transposed("tiled, block (32, 8) over the grid of tiles");
 
     gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)), "filling device memory");
     const launch_plan p = plan(transpose_naive, extent);
     launch(transpose_naive, extent, stream, in, out, width, height);
-    std::printf("  naive, planned block %s, grid %s\n", detail::dims_text(p.block).c_str(), detail::dims_text(p.grid).c_str());
+    std::printf("  naive, planned block %s, grid %s\n", detail::dims_text(p.block).c_str(),
+                detail::dims_text(p.grid).c_str());
     as_intended &= check_transposed("naive over the extent");
 
     gpu::check(gpu::destroy_stream(stream), "destroying the stream");

@@ -131,10 +131,9 @@ device_limits fuzzed_device(FuzzedDataProvider& in) {
                     default: values.push_back(in.ConsumeIntegralInRange<int>(0, 1 << 20)); break;
                 }
             }
-            return wavefit::device_limits_from_attributes(amd ? wavefit::vendor::amd : wavefit::vendor::nvidia, name, arch,
-                                                          [&](wavefit::device_attribute a) {
-                                                              return values[static_cast<std::size_t>(a) % values.size()];
-                                                          });
+            return wavefit::device_limits_from_attributes(
+                amd ? wavefit::vendor::amd : wavefit::vendor::nvidia, name, arch,
+                [&](wavefit::device_attribute a) { return values[static_cast<std::size_t>(a) % values.size()]; });
         }
         default: {  // every field from the input
             device_limits d{};
@@ -166,16 +165,17 @@ dims fuzzed_dims(FuzzedDataProvider& in) {
 std::string describe_case(const device_limits& d, const kernel_resources& k, const wavefit::plan_options& opt) {
     std::ostringstream s;
     s << "device " << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block
-      << ", max block (" << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid (" << d.max_grid.x
-      << ", " << d.max_grid.y << ", " << d.max_grid.z << "), work-item cap " << d.max_work_items_per_dimension << ", CUs "
-      << d.compute_units << ", simds " << d.simds_per_cu << " x " << d.max_waves_per_simd << " waves, block slots "
-      << d.max_blocks_per_cu << ", shared " << d.shared_per_block << "/" << d.shared_per_block_optin << "/" << d.shared_per_cu
-      << " reserved " << d.shared_reserved_per_block << " unit " << d.shared_allocation_unit << ", registers "
-      << d.registers_per_simd_lane << " per lane, granule " << d.register_granule << ", max/thread " << d.max_registers_per_thread
-      << ", max/block " << d.max_registers_per_block << ", SGPRs " << d.scalar_registers_per_simd << " granule "
-      << d.scalar_register_granule << "\nkernel registers " << k.registers << ", sgprs " << k.scalar_registers
-      << ", static shared " << k.static_shared << ", bound " << k.max_threads_per_block << "\noptions dynamic shared "
-      << opt.dynamic_shared << ", min efficient block " << opt.min_efficient_block << ", spread " << opt.spread_small_work;
+      << ", max block (" << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid ("
+      << d.max_grid.x << ", " << d.max_grid.y << ", " << d.max_grid.z << "), work-item cap "
+      << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds " << d.simds_per_cu << " x "
+      << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared " << d.shared_per_block << "/"
+      << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block << " unit "
+      << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
+      << d.register_granule << ", max/thread " << d.max_registers_per_thread << ", max/block " << d.max_registers_per_block
+      << ", SGPRs " << d.scalar_registers_per_simd << " granule " << d.scalar_register_granule << "\nkernel registers "
+      << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared << ", bound "
+      << k.max_threads_per_block << "\noptions dynamic shared " << opt.dynamic_shared << ", min efficient block "
+      << opt.min_efficient_block << ", spread " << opt.spread_small_work;
     return s.str();
 }
 
@@ -199,7 +199,8 @@ std::uint64_t kernel_bound(const device_limits& d, const kernel_resources& k) {
 bool shared_fits(const device_limits& d, u128 total) {
     if (d.shared_reserved_per_block == 0 && d.shared_allocation_unit <= 1) return total <= d.shared_per_block_optin;
     u128 allocated = total + d.shared_reserved_per_block;
-    if (d.shared_allocation_unit > 1) allocated = (allocated + d.shared_allocation_unit - 1) / d.shared_allocation_unit * d.shared_allocation_unit;
+    if (d.shared_allocation_unit > 1)
+        allocated = (allocated + d.shared_allocation_unit - 1) / d.shared_allocation_unit * d.shared_allocation_unit;
     return allocated <= u128{d.shared_per_block_optin} + d.shared_reserved_per_block;
 }
 
@@ -232,7 +233,8 @@ void check_config(const device_limits& d, const kernel_resources& k, const launc
     require(any_error == f.has_error(), "check() and find_problems() disagree on errors");
     require(wavefit::is_launchable(d, k, cfg) == !f.has_error(), "is_launchable disagrees with find_problems");
     // The launch path decides with the fast verdicts, not find_problems: they must agree exactly.
-    require(wavefit::detail::has_launch_errors(d, k, cfg) == f.has_error(), "has_launch_errors disagrees with find_problems");
+    require(wavefit::detail::has_launch_errors(d, k, cfg) == f.has_error(),
+            "has_launch_errors disagrees with find_problems");
     require(wavefit::detail::has_launch_errors(d, k, cfg, wavefit::detail::register_bound_threads(d, k)) == f.has_error(),
             "has_launch_errors with the precomputed register bound disagrees with find_problems");
 
@@ -301,7 +303,8 @@ void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, co
     }
 }
 
-void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint64_t elements, const wavefit::plan_options& opt) {
+void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint64_t elements,
+                   const wavefit::plan_options& opt) {
     const wavefit::launch_plan p = wavefit::plan(d, k, elements, opt);
     current_case += "\nplan over " + std::to_string(elements) + " elements: grid " + dims_string(p.grid) + " block " +
                     dims_string(p.block) + ", reason: " + wavefit::plan_reason(p, d, k);
@@ -315,10 +318,12 @@ void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint6
     }
     const u128 one_pass = product(p.grid.x, p.block.x);
     require((one_pass >= elements) == !p.grid_stride, "grid_stride does not match the coverage of one pass");
-    require(p.grid.x <= elements / p.block.x + (elements % p.block.x != 0), "a plan launches more blocks than the work needs");
+    require(p.grid.x <= elements / p.block.x + (elements % p.block.x != 0),
+            "a plan launches more blocks than the work needs");
 }
 
-void check_plan_extent(const device_limits& d, const kernel_resources& k, const dims& extent, const wavefit::plan_options& opt) {
+void check_plan_extent(const device_limits& d, const kernel_resources& k, const dims& extent,
+                       const wavefit::plan_options& opt) {
     const wavefit::launch_plan p = wavefit::plan(d, k, extent, opt);
     current_case += "\nplan over extent " + dims_string(extent) + ": grid " + dims_string(p.grid) + " block " +
                     dims_string(p.block) + ", reason: " + wavefit::plan_reason(p, d, k);
@@ -330,7 +335,8 @@ void check_plan_extent(const device_limits& d, const kernel_resources& k, const 
     }
     bool covers = true;
     for (int a = 0; a < 3; ++a) {
-        require(p.grid[a] <= extent[a] / p.block[a] + (extent[a] % p.block[a] != 0), "a plan launches more blocks than the extent needs");
+        require(p.grid[a] <= extent[a] / p.block[a] + (extent[a] % p.block[a] != 0),
+                "a plan launches more blocks than the extent needs");
         covers = covers && product(p.grid[a], p.block[a]) >= extent[a];
     }
     require(covers == !p.grid_stride, "grid_stride does not match the coverage of an extent plan");
@@ -342,7 +348,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FuzzedDataProvider in(data, size);
     const device_limits d = fuzzed_device(in);
     names_are_one_line = true;
-    for (char c : std::string(d.name.view()) + std::string(d.arch.view())) names_are_one_line = names_are_one_line && c != '\n' && c != '\0';
+    for (char c : std::string(d.name.view()) + std::string(d.arch.view()))
+        names_are_one_line = names_are_one_line && c != '\n' && c != '\0';
     const kernel_resources k = fuzzed_kernel(in);
     wavefit::plan_options opt;
     if (in.ConsumeBool()) opt.dynamic_shared = interesting(in);
@@ -360,6 +367,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_plan_extent(d, k, fuzzed_dims(in), opt);
 
     const std::uint64_t largest = wavefit::largest_runnable_block(d, k, opt.dynamic_shared);
-    if (largest != 0) require(wavefit::occupancy(d, k, largest, opt.dynamic_shared).fits(), "largest_runnable_block does not run");
+    if (largest != 0)
+        require(wavefit::occupancy(d, k, largest, opt.dynamic_shared).fits(), "largest_runnable_block does not run");
     return 0;
 }

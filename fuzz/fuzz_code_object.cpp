@@ -58,7 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const char c : k.target_id)
             if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(":+-_.").find(c) == std::string_view::npos)
                 finding("a target id with characters unfit for messages", k.target_id);
-        if (k.target != k.target_id.substr(0, k.target_id.find(':'))) finding("target is not target_id up to ':'", k.target_id);
+        if (k.target != k.target_id.substr(0, k.target_id.find(':')))
+            finding("target is not target_id up to ':'", k.target_id);
         if (k.code_object_offset >= size) finding("a code-object offset outside the input");
         if (k.name.size() > size || k.symbol.size() > size) finding("a name longer than the input");
         // Offline planning as `wavefit` does it for a code object (the matching preset, if any).

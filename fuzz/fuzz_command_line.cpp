@@ -60,8 +60,10 @@ private:
     }
     bool number() {
         if (at('-')) ++i_;
-        if (at('0')) ++i_;
-        else if (!digits()) return false;
+        if (at('0'))
+            ++i_;
+        else if (!digits())
+            return false;
         if (at('.')) {
             ++i_;
             if (!digits()) return false;
@@ -194,8 +196,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         names_a_file = names_a_file || a == "--kernel" || a.substr(0, 9) == "--kernel=";
         // explain --scan, --check-kb and --kb read files (or standard input, where the fuzzer would wait).
         for (const std::string_view reads : {"--scan", "--check-kb", "--kb"})
-            names_a_file = names_a_file || a == reads || (a.size() > reads.size() && a.substr(0, reads.size()) == reads &&
-                                                           a[reads.size()] == '=');
+            names_a_file = names_a_file || a == reads ||
+                           (a.size() > reads.size() && a.substr(0, reads.size()) == reads && a[reads.size()] == '=');
     }
     if (names_a_file) return 0;
 

@@ -39,8 +39,10 @@ bool valid_utf8(std::string_view s) {
         std::size_t n = 0;
         unsigned char lo = 0x80;
         unsigned char hi = 0xBF;
-        if (c < 0x80) n = 1;
-        else if (c >= 0xC2 && c <= 0xDF) n = 2;
+        if (c < 0x80)
+            n = 1;
+        else if (c >= 0xC2 && c <= 0xDF)
+            n = 2;
         else if (c >= 0xE0 && c <= 0xEF) {
             n = 3;
             if (c == 0xE0) lo = 0xA0;
@@ -49,7 +51,8 @@ bool valid_utf8(std::string_view s) {
             n = 4;
             if (c == 0xF0) lo = 0x90;
             if (c == 0xF4) hi = 0x8F;
-        } else return false;
+        } else
+            return false;
         if (i + n > s.size()) return false;
         for (std::size_t k = 1; k < n; ++k) {
             const auto b = static_cast<unsigned char>(s[i + k]);
@@ -67,7 +70,8 @@ std::string transcript(json_pull_reader& r, bool check_utf8) {
         const json_token t = r.next();
         out += std::to_string(static_cast<int>(t));
         if (t == json_token::key || t == json_token::string || t == json_token::number) {
-            if (check_utf8 && t != json_token::number && !valid_utf8(r.text())) finding("invalid UTF-8 with replacement on", std::string(r.text()));
+            if (check_utf8 && t != json_token::number && !valid_utf8(r.text()))
+                finding("invalid UTF-8 with replacement on", std::string(r.text()));
             out += ':';
             out += r.text();
         }
@@ -113,7 +117,8 @@ void write(std::string& out, const json_value& v) {
                 char buffer[64];
                 const auto r = std::to_chars(buffer, buffer + sizeof buffer, n.value);
                 out.append(buffer, r.ptr);
-                if (std::string_view(buffer, static_cast<std::size_t>(r.ptr - buffer)).find_first_of(".e") == std::string_view::npos)
+                if (std::string_view(buffer, static_cast<std::size_t>(r.ptr - buffer)).find_first_of(".e") ==
+                    std::string_view::npos)
                     out += ".0";
             }
             return;
@@ -184,7 +189,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto dom = wavefit::detail::parse_json(text, limits);
     if (limits.reject_duplicate_keys) {
         // Duplicate keys are the one thing the DOM refuses beyond the tokenizer.
-        if (!failed && !dom.ok() && dom.error.find("twice") == std::string::npos) finding("DOM refused a valid document", dom.error);
+        if (!failed && !dom.ok() && dom.error.find("twice") == std::string::npos)
+            finding("DOM refused a valid document", dom.error);
         if (failed && dom.ok()) finding("DOM accepted what the tokenizer refused", in_place.error());
     } else if (dom.ok() == failed) {
         finding("DOM and tokenizer disagree", dom.error + " | " + in_place.error());
@@ -209,6 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         written.clear();
         write(written, again.value);
     }
-    if (written != previous) finding("writing is not a fixed point", previous.substr(0, 300) + " | " + written.substr(0, 300));
+    if (written != previous)
+        finding("writing is not a fixed point", previous.substr(0, 300) + " | " + written.substr(0, 300));
     return 0;
 }

@@ -76,14 +76,22 @@ bool reference_number(std::string_view t, std::uint64_t& value) {
     }
     if (big) return false;
     u128 m = 0;
-    if (rest.empty()) m = 1;
-    else if (rest == "k" || rest == "K") m = 1000;
-    else if (rest == "M") m = 1000000;
-    else if (rest == "G") m = 1000000000;
-    else if (rest == "Ki") m = 1024;
-    else if (rest == "Mi") m = u128{1} << 20;
-    else if (rest == "Gi") m = u128{1} << 30;
-    else return false;
+    if (rest.empty())
+        m = 1;
+    else if (rest == "k" || rest == "K")
+        m = 1000;
+    else if (rest == "M")
+        m = 1000000;
+    else if (rest == "G")
+        m = 1000000000;
+    else if (rest == "Ki")
+        m = 1024;
+    else if (rest == "Mi")
+        m = u128{1} << 20;
+    else if (rest == "Gi")
+        m = u128{1} << 30;
+    else
+        return false;
     const u128 product = v * m;
     if (product >= two_to_64) return false;
     value = static_cast<std::uint64_t>(product);
@@ -124,7 +132,8 @@ void check_dims(std::string_view t) {
         std::size_t start = 0;
         for (std::size_t axis = 0; axis < parts; ++axis) {
             const std::size_t comma = t.find(',', start);
-            const std::string_view part = t.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+            const std::string_view part =
+                t.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
             if (!reference_number(part, values[axis])) {
                 ok = false;
                 failed = static_cast<int>(axis);

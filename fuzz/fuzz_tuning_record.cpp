@@ -30,8 +30,8 @@ void check_choice_is_safe(const wavefit::tuning_record& r) {
         for (const std::uint64_t n : {std::uint64_t{1} << b, (std::uint64_t{2} << b) - 1}) {
             wavefit::plan_options o;
             o.dynamic_shared = r.key.dynamic_shared;
-            const wavefit::work w = r.key.kind == wavefit::work_kind::elements ? wavefit::work::elements(n, o)
-                                                                                : wavefit::work::per_block(n, o);
+            const wavefit::work w =
+                r.key.kind == wavefit::work_kind::elements ? wavefit::work::elements(n, o) : wavefit::work::per_block(n, o);
             if (!wavefit::detail::record_problem(p.limits, r.key.resources, w, r.chosen).empty()) continue;
             const auto recipe = wavefit::detail::recipe_from_choice(p.limits, r.key.resources, w, r.chosen);
             const auto cl = wavefit::detail::configure(p.limits, recipe, w);

@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
                                            {"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", one},
                                            {"hipv4-amdgcn-amd-amdhsa--gfx942", v3}});
     write(dir, "bundle_two_targets", bundle);
-    write(dir, "bundle_bitcode_entry", cob::bundle({{"hip-amdgcn-amd-amdhsa-gfx90a", cob::bytes{'B', 'C', 0xc0, 0xde, 1, 2}}}));
+    write(dir, "bundle_bitcode_entry",
+          cob::bundle({{"hip-amdgcn-amd-amdhsa-gfx90a", cob::bytes{'B', 'C', 0xc0, 0xde, 1, 2}}}));
     cob::bytes fatbin = bundle;
     cob::pad_to(fatbin, 64);
     cob::append(fatbin, cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", one}}));
@@ -78,9 +79,12 @@ int main(int argc, char** argv) {
     write(dir, "host_elf_linking_libraries",
           cob::host_elf_linking({"libkernels.so", "libamdhip64.so.6", "libc.so.6"}, {{".text", cob::bytes(16, 0x90)}}));
     write(dir, "host_elf_linking_with_fatbin",
-          cob::host_elf_linking({"libkernels.so"}, {{".hip_fatbin", cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", one}})}}));
+          cob::host_elf_linking({"libkernels.so"},
+                                {{".hip_fatbin", cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", one}})}}));
     write(dir, "bundle_xnack_builds",
-          cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack+"))},
-                       {"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack-"))}}));
+          cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
+                        cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack+"))},
+                       {"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-",
+                        cob::code_object(cob::metadata({light}, "amdgcn-amd-amdhsa--gfx90a:xnack-"))}}));
     return 0;
 }

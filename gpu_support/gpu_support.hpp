@@ -24,7 +24,8 @@
 
 // A launch the way users write it without wavefit: hipLaunchKernelGGL on HIP, <<<>>> on CUDA.
 #if WAVEFIT_PLATFORM_HIP
-#define GPU_RAW_LAUNCH(kernel, grid, block, shared, stream, ...) hipLaunchKernelGGL(kernel, grid, block, shared, stream, __VA_ARGS__)
+#define GPU_RAW_LAUNCH(kernel, grid, block, shared, stream, ...) \
+    hipLaunchKernelGGL(kernel, grid, block, shared, stream, __VA_ARGS__)
 #define GPU_RAW_LAUNCH_NO_ARGS(kernel, grid, block, shared, stream) hipLaunchKernelGGL(kernel, grid, block, shared, stream)
 #else
 #define GPU_RAW_LAUNCH(kernel, grid, block, shared, stream, ...) kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
@@ -380,7 +381,9 @@ error_t suggested_block(int& block, Kernel kernel, std::size_t dynamic_shared) {
 #endif
 }
 
-inline error_t set_max_dynamic_shared(const void* kernel, int bytes) { return wavefit::backend::set_max_dynamic_shared(kernel, bytes); }
+inline error_t set_max_dynamic_shared(const void* kernel, int bytes) {
+    return wavefit::backend::set_max_dynamic_shared(kernel, bytes);
+}
 
 // What the runtime itself reports about a compiled kernel.
 struct kernel_attributes {
@@ -399,7 +402,8 @@ inline error_t attributes_of(kernel_attributes& out, const void* kernel) {
     cudaFuncAttributes a{};
     const error_t e = cudaFuncGetAttributes(&a, kernel);
 #endif
-    out = kernel_attributes{a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock, a.maxDynamicSharedSizeBytes, a.localSizeBytes};
+    out =
+        kernel_attributes{a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock, a.maxDynamicSharedSizeBytes, a.localSizeBytes};
     return e;
 }
 

@@ -95,8 +95,8 @@ zoo_case babelstream_case(const std::string& name, std::uint64_t n, const zoo_bu
     auto counter = z.counter;
     c.verify = [r, n, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
-        GPU_RAW_LAUNCH(zoo::check_map_kernel<ZooOp>, dim3(zoo::helper_blocks), dim3(zoo::helper_threads), 0, s, r.out, n, r.rx, r.ry,
-                       zoo::stream_scalar, bad);
+        GPU_RAW_LAUNCH(zoo::check_map_kernel<ZooOp>, dim3(zoo::helper_blocks), dim3(zoo::helper_threads), 0, s, r.out, n,
+                       r.rx, r.ry, zoo::stream_scalar, bad);
         gpu::check_last_launch("launching check_map_kernel");
         return zoo::mismatch_text(counter->read(s), n);
     };

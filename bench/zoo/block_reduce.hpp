@@ -12,7 +12,9 @@ namespace wavefit_bench::zoo {
 
 struct sum_combine {
     template <class T>
-    __device__ static T apply(T a, T b) { return a + b; }
+    __device__ static T apply(T a, T b) {
+        return a + b;
+    }
 };
 
 struct max_combine {
@@ -24,9 +26,11 @@ struct max_combine {
 template <class Combine, class T>
 __device__ T wave_allreduce(T v) {
 #if WAVEFIT_PLATFORM_HIP
-    for (unsigned mask = wavefit::wave_size() / 2; mask > 0; mask /= 2) v = Combine::apply(v, __shfl_xor(v, static_cast<int>(mask)));
+    for (unsigned mask = wavefit::wave_size() / 2; mask > 0; mask /= 2)
+        v = Combine::apply(v, __shfl_xor(v, static_cast<int>(mask)));
 #else
-    for (unsigned mask = 16; mask > 0; mask /= 2) v = Combine::apply(v, __shfl_xor_sync(0xffffffffu, v, static_cast<int>(mask)));
+    for (unsigned mask = 16; mask > 0; mask /= 2)
+        v = Combine::apply(v, __shfl_xor_sync(0xffffffffu, v, static_cast<int>(mask)));
 #endif
     return v;
 }

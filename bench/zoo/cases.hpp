@@ -6,14 +6,14 @@
 
 #include <wavefit/wavefit.hpp>
 
-#include <cmath>       // std::fabs
-#include <cstdint>     // sizes
-#include <functional>  // per-case behaviour
-#include <memory>      // shared launch counters
-#include <string>      // names, check messages
-#include <tuple>       // kernel arguments
-#include <type_traits> // std::is_same_v
-#include <vector>      // host copies
+#include <cmath>        // std::fabs
+#include <cstdint>      // sizes
+#include <functional>   // per-case behaviour
+#include <memory>       // shared launch counters
+#include <string>       // names, check messages
+#include <tuple>        // kernel arguments
+#include <type_traits>  // std::is_same_v
+#include <vector>       // host copies
 
 #include "gpu_support/gpu_support.hpp"
 #include "register_heavy.hpp"
@@ -29,12 +29,12 @@ struct launchers {
     std::function<void(dim3, dim3, gpu::stream_t)> raw;
     std::function<void(const wavefit::work&, gpu::stream_t)> wavefit_work;  // wavefit::launch(kernel, work, ...)
     std::function<void(const wavefit::launch_config&, gpu::stream_t)> wavefit_config;
-    std::function<wavefit::launch_plan(const wavefit::work&)> plan;  // wavefit::plan(kernel, work)
+    std::function<wavefit::launch_plan(const wavefit::work&)> plan;                   // wavefit::plan(kernel, work)
     std::function<wavefit::tuning_result(const wavefit::work&, gpu::stream_t)> tune;  // wavefit::tune(kernel, work, ...)
-    wavefit::plan_options options;  // what the kernel's author passes: the wavefit and tuned strategies use them
-    std::function<int(int)> max_active_blocks;                  // per SM/CU, from the runtime
-    std::function<int()> suggested_block;                       // from the runtime
-    int max_threads = 1024;                                     // the kernel's own bound
+    wavefit::plan_options options;              // what the kernel's author passes: the wavefit and tuned strategies use them
+    std::function<int(int)> max_active_blocks;  // per SM/CU, from the runtime
+    std::function<int()> suggested_block;       // from the runtime
+    int max_threads = 1024;                     // the kernel's own bound
 };
 
 // `args()` returns the kernel's parameters as a tuple, once per launch (so a launch may change them).
@@ -75,8 +75,8 @@ launchers make_launchers(void (*kernel)(Params...), Args args, const wavefit::pl
 }
 
 struct zoo_case {
-    std::string kernel;  // first part of the benchmark name: "copy", "copy_v1u4", "softmax"
-    std::string size;    // last part: "2^28", "8192x8192"
+    std::string kernel;   // first part of the benchmark name: "copy", "copy_v1u4", "softmax"
+    std::string size;     // last part: "2^28", "8192x8192"
     double bytes = 0;     // moved through device memory per launch (each input read once, output written once)
     double elements = 0;  // per launch
     double flops = 0;     // per launch, compute-bound kernels only
@@ -87,17 +87,18 @@ struct zoo_case {
     std::uint64_t work = 0;
     // The configuration the kernel's own benchmark launches it with (external kernels only).
     std::function<wavefit::launch_config()> original;
-    bool device_copy = false;  // the memcpy ceiling: no kernel
+    bool device_copy = false;        // the memcpy ceiling: no kernel
     int launches_per_iteration = 1;  // launches between one pair of events
     launchers launch;
-    std::function<void(gpu::stream_t)> prepare;               // fill inputs, poison outputs
-    std::function<std::string(gpu::stream_t)> verify;         // "" when every output is right
-    std::function<void(gpu::stream_t)> copy;                  // device_copy only
+    std::function<void(gpu::stream_t)> prepare;        // fill inputs, poison outputs
+    std::function<std::string(gpu::stream_t)> verify;  // "" when every output is right
+    std::function<void(gpu::stream_t)> copy;           // device_copy only
 
     // What the wavefit and tuned strategies hand wavefit: the work as its author would describe it.
     wavefit::work planned_work() const {
         // A unit's size (a row, a tile) keys the tuning record: softmax rows of 4096 and 8192 tune apart.
-        return block_granular ? wavefit::work::per_block(work, work != 0 ? static_cast<std::uint64_t>(elements) / work : 0, launch.options)
+        return block_granular ? wavefit::work::per_block(work, work != 0 ? static_cast<std::uint64_t>(elements) / work : 0,
+                                                         launch.options)
                               : wavefit::work::elements(work, launch.options);
     }
 };
@@ -116,9 +117,9 @@ struct zoo_buffers {
 inline const value_range range_a{1, 0.5, 1.0};
 inline const value_range range_b{2, 0.5, 1.0};
 inline const value_range range_c{3, 0.5, 1.0};
-inline const value_range range_f{4, 0.5, 1.0};         // fp32 inputs of the sum and register-heavy kernels
-inline const value_range range_logits{5, -4.0, 8.0};   // softmax inputs
-inline constexpr double stream_scalar = 0.4;            // BabelStream's
+inline const value_range range_f{4, 0.5, 1.0};        // fp32 inputs of the sum and register-heavy kernels
+inline const value_range range_logits{5, -4.0, 8.0};  // softmax inputs
+inline constexpr double stream_scalar = 0.4;          // BabelStream's
 
 inline std::string pow2_name(std::uint64_t n) {
     for (int e = 0; e < 64; ++e)
@@ -174,7 +175,7 @@ zoo_case stream_case(const std::string& kernel, std::uint64_t n, const zoo_buffe
     c.verify = [r, n, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
         GPU_RAW_LAUNCH(check_map_kernel<Op>, dim3(helper_blocks), dim3(helper_threads), 0, s, r.out, n, r.rx, r.ry,
-                                 stream_scalar, bad);
+                       stream_scalar, bad);
         gpu::check_last_launch("launching check_map_kernel");
         return mismatch_text(counter->read(s), n);
     };
@@ -238,8 +239,8 @@ inline zoo_case register_heavy_case(std::uint64_t n, const zoo_buffers& z) {
     // than one element per thread in the first H200 run (bench/RESULTS.md), so it asks for one.
     wavefit::plan_options saturated{};
     saturated.grid = wavefit::grid_policy::saturate;
-    c.launch = make_launchers(register_heavy_kernel,
-                              [x, y, n] { return std::tuple<const float*, float*, std::uint64_t>(x, y, n); }, saturated);
+    c.launch = make_launchers(
+        register_heavy_kernel, [x, y, n] { return std::tuple<const float*, float*, std::uint64_t>(x, y, n); }, saturated);
     c.prepare = [x, y, n](gpu::stream_t s) {
         fill(x, n, range_f, s);
         poison(y, n, s);
@@ -251,7 +252,8 @@ inline zoo_case register_heavy_case(std::uint64_t n, const zoo_buffers& z) {
         const std::uint64_t step = 4099;
         const std::uint64_t samples = (n + step - 1) / step;
         std::vector<float> host(static_cast<std::size_t>(samples + 1));
-        gpu::check(gpu::strided_to_host(host.data(), y, step * sizeof(float), sizeof(float), samples), "copying samples to the host");
+        gpu::check(gpu::strided_to_host(host.data(), y, step * sizeof(float), sizeof(float), samples),
+                   "copying samples to the host");
         gpu::check(gpu::to_host(&host[samples], y + (n - 1), sizeof(float)), "copying to the host");
         unsigned long long bad = 0;
         for (std::uint64_t k = 0; k <= samples; ++k) {
@@ -293,7 +295,7 @@ inline zoo_case transpose_case(std::uint64_t rows, std::uint64_t cols, const zoo
     c.verify = [out, rows, cols, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
         GPU_RAW_LAUNCH(check_transpose_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s,
-                                 static_cast<const float*>(out), rows, cols, range_f, bad);
+                       static_cast<const float*>(out), rows, cols, range_f, bad);
         gpu::check_last_launch("launching check_transpose_kernel");
         return mismatch_text(counter->read(s), rows * cols);
     };
@@ -325,7 +327,7 @@ inline zoo_case softmax_case(std::uint64_t rows, std::uint64_t hidden, const zoo
         const std::uint64_t step = rows / samples;
         unsigned long long* bad = counter->reset(s);
         GPU_RAW_LAUNCH(check_softmax_kernel, dim3(static_cast<unsigned>(samples)), dim3(256), 0, s,
-                                 static_cast<const float*>(y), rows, hidden, step, range_logits, bad);
+                       static_cast<const float*>(y), rows, hidden, step, range_logits, bad);
         gpu::check_last_launch("launching check_softmax_kernel");
         return mismatch_text(counter->read(s), samples * hidden);
     };
@@ -345,12 +347,14 @@ inline zoo_case memcpy_case(std::uint64_t n, const zoo_buffers& z) {
     c.elements = static_cast<double>(n);
     c.device_copy = true;
     c.prepare = [src, n](gpu::stream_t s) { fill(src, n, range_a, s); };
-    c.copy = [src, dst, bytes](gpu::stream_t s) { gpu::check(gpu::copy_device_async(dst, src, bytes, s), "the device-to-device copy"); };
+    c.copy = [src, dst, bytes](gpu::stream_t s) {
+        gpu::check(gpu::copy_device_async(dst, src, bytes, s), "the device-to-device copy");
+    };
     auto counter = z.counter;
     c.verify = [dst, n, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
         GPU_RAW_LAUNCH(check_map_kernel<copy_op>, dim3(helper_blocks), dim3(helper_threads), 0, s,
-                                 static_cast<const double*>(dst), n, range_a, range_a, 0.0, bad);
+                       static_cast<const double*>(dst), n, range_a, range_a, 0.0, bad);
         gpu::check_last_launch("launching check_map_kernel");
         return mismatch_text(counter->read(s), n);
     };

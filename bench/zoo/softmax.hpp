@@ -23,7 +23,8 @@ __device__ inline float max4(const pack<float, 4>& p) { return fmaxf(fmaxf(p.v[0
 
 // hidden must be a multiple of 4 (the host checks).
 template <int Capacity>
-__global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ y, std::uint64_t rows, std::uint64_t hidden) {
+__global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ y, std::uint64_t rows,
+                               std::uint64_t hidden) {
     __shared__ float scratch[max_waves_per_block];
     using P = pack<float, 4>;
     const std::uint64_t vectors = hidden / 4;
@@ -70,7 +71,8 @@ __global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ 
             for (std::uint64_t j = threadIdx.x; j < vectors; j += blockDim.x) {
                 const P p = in[j];
                 const float nm = fmaxf(m, max4(p));
-                s = s * __expf(m - nm) + __expf(p.v[0] - nm) + __expf(p.v[1] - nm) + __expf(p.v[2] - nm) + __expf(p.v[3] - nm);
+                s = s * __expf(m - nm) + __expf(p.v[0] - nm) + __expf(p.v[1] - nm) + __expf(p.v[2] - nm) +
+                    __expf(p.v[3] - nm);
                 m = nm;
             }
             const float row_max = block_allreduce<max_combine>(m, scratch);
@@ -88,8 +90,8 @@ __global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ 
 
 // One block per sampled row (rows 0, step, 2*step, ...): the softmax of the input formula in double,
 // and a count of the elements of y further than 1e-4 relative from it (fast exp and fp32 sums).
-__global__ void check_softmax_kernel(const float* __restrict__ y, std::uint64_t rows, std::uint64_t hidden, std::uint64_t step,
-                                     value_range in, unsigned long long* __restrict__ bad) {
+__global__ void check_softmax_kernel(const float* __restrict__ y, std::uint64_t rows, std::uint64_t hidden,
+                                     std::uint64_t step, value_range in, unsigned long long* __restrict__ bad) {
     __shared__ double scratch[max_waves_per_block];
     const std::uint64_t row = blockIdx.x * step;
     if (row >= rows) return;

@@ -25,12 +25,20 @@
 
 namespace wavefit_bench::zoo {
 
-enum class strategy_kind : std::uint8_t { fixed_block, runtime_suggestion, wavefit_plan, wavefit_tuned, sweep, device_copy, original };
+enum class strategy_kind : std::uint8_t {
+    fixed_block,
+    runtime_suggestion,
+    wavefit_plan,
+    wavefit_tuned,
+    sweep,
+    device_copy,
+    original
+};
 
 struct strategy {
     std::string name;
     strategy_kind kind = strategy_kind::fixed_block;
-    std::uint32_t block = 0;  // fixed_block, sweep
+    std::uint32_t block = 0;   // fixed_block, sweep
     std::uint32_t factor = 0;  // sweep: 0 = cover, k = k x occupancy-saturated grid
 };
 

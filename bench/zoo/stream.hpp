@@ -31,22 +31,30 @@ struct alignas(sizeof(T) * V) pack {
 struct copy_op {
     static constexpr int inputs = 1;
     template <class T>
-    __host__ __device__ static T apply(T x, T, T) { return x; }
+    __host__ __device__ static T apply(T x, T, T) {
+        return x;
+    }
 };
 struct mul_op {
     static constexpr int inputs = 1;
     template <class T>
-    __host__ __device__ static T apply(T x, T, T s) { return s * x; }
+    __host__ __device__ static T apply(T x, T, T s) {
+        return s * x;
+    }
 };
 struct add_op {
     static constexpr int inputs = 2;
     template <class T>
-    __host__ __device__ static T apply(T x, T y, T) { return x + y; }
+    __host__ __device__ static T apply(T x, T y, T) {
+        return x + y;
+    }
 };
 struct triad_op {
     static constexpr int inputs = 2;
     template <class T>
-    __host__ __device__ static T apply(T x, T y, T s) { return x + s * y; }
+    __host__ __device__ static T apply(T x, T y, T s) {
+        return x + s * y;
+    }
 };
 
 template <class Op, class T, int V>
@@ -171,8 +179,8 @@ __global__ void reduce_kernel(const T* __restrict__ x, const T* __restrict__ y, 
 // Counts the elements of out that differ from Op applied to the inputs' formulas (relative 1e-12:
 // the kernel and this check may contract a*b+c into an fma differently). NaN counts as different.
 template <class Op>
-__global__ void check_map_kernel(const double* __restrict__ out, std::uint64_t n, value_range x, value_range y, double scalar,
-                                 unsigned long long* __restrict__ bad) {
+__global__ void check_map_kernel(const double* __restrict__ out, std::uint64_t n, value_range x, value_range y,
+                                 double scalar, unsigned long long* __restrict__ bad) {
     for (const std::uint64_t i : wavefit::grid_stride(n)) {
         const double expected = Op::apply(input_value(i, x), Op::inputs == 2 ? input_value(i, y) : 0.0, scalar);
         if (!(fabs(out[i] - expected) <= 1e-12 * fabs(expected))) atomicAdd(bad, 1ull);

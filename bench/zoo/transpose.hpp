@@ -19,7 +19,8 @@ constexpr std::uint64_t transpose_tiles(std::uint64_t rows, std::uint64_t cols) 
     return ((rows + transpose_tile - 1) / transpose_tile) * ((cols + transpose_tile - 1) / transpose_tile);
 }
 
-__global__ void transpose_kernel(const float* __restrict__ in, float* __restrict__ out, std::uint64_t rows, std::uint64_t cols) {
+__global__ void transpose_kernel(const float* __restrict__ in, float* __restrict__ out, std::uint64_t rows,
+                                 std::uint64_t cols) {
     constexpr unsigned T = transpose_tile;
     __shared__ float tile[T][T + 1];
     const std::uint64_t tiles_x = (cols + T - 1) / T;

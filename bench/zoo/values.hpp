@@ -48,9 +48,11 @@ __global__ void count_not_finite_kernel(const T* __restrict__ p, std::uint64_t n
 
 // sum over i of x(i) (or x(i) * y(i)) in double, from the formulas rather than from memory: what a
 // reduction over correctly filled inputs must return.
-__global__ void reference_sum_kernel(std::uint64_t n, value_range x, value_range y, bool product, double* __restrict__ total) {
+__global__ void reference_sum_kernel(std::uint64_t n, value_range x, value_range y, bool product,
+                                     double* __restrict__ total) {
     double acc = 0.0;
-    for (const std::uint64_t i : wavefit::grid_stride(n)) acc += product ? input_value(i, x) * input_value(i, y) : input_value(i, x);
+    for (const std::uint64_t i : wavefit::grid_stride(n))
+        acc += product ? input_value(i, x) * input_value(i, y) : input_value(i, x);
     atomicAdd(total, acc);
 }
 

@@ -11,17 +11,17 @@
 // malformed file gives a one-line code_object_error, never a crash or an unbounded loop.
 #pragma once
 
-#include <cstddef>      // std::size_t
-#include <cstdint>      // the metadata's fixed-width values
-#include <filesystem>   // read_kernels_from_file: refuse what is not a regular file before reading it
-#include <fstream>      // read_kernels_from_file
-#include <ios>          // std::streamsize, open modes
-#include <limits>       // range checks of metadata integers
-#include <string>       // owned names in code_object_kernel
-#include <string_view>  // keys and names while reading
+#include <cstddef>       // std::size_t
+#include <cstdint>       // the metadata's fixed-width values
+#include <filesystem>    // read_kernels_from_file: refuse what is not a regular file before reading it
+#include <fstream>       // read_kernels_from_file
+#include <ios>           // std::streamsize, open modes
+#include <limits>        // range checks of metadata integers
+#include <string>        // owned names in code_object_kernel
+#include <string_view>   // keys and names while reading
 #include <system_error>  // std::error_code from <filesystem> queries
-#include <utility>      // std::move of the result
-#include <vector>       // the kernels
+#include <utility>       // std::move of the result
+#include <vector>        // the kernels
 
 #include "detail/byte_view.hpp"
 #include "detail/elf_reader.hpp"
@@ -80,7 +80,7 @@ inline constexpr std::uint64_t max_code_object_file_size = std::uint64_t{2} << 3
 
 namespace detail {
 
-inline constexpr std::uint32_t note_amdgpu_metadata = 32;  // NT_AMDGPU_METADATA, owner "AMDGPU"
+inline constexpr std::uint32_t note_amdgpu_metadata = 32;   // NT_AMDGPU_METADATA, owner "AMDGPU"
 inline constexpr std::uint32_t note_amd_hsa_metadata = 10;  // code object v2 YAML metadata, owner "AMD"
 inline constexpr std::string_view bitcode_magic{"BC\xc0\xde", 4};
 inline constexpr std::string_view bitcode_wrapper_magic{"\xde\xc0\x17\x0b", 4};
@@ -103,7 +103,16 @@ inline std::uint32_t read_u32_field(msgpack_reader& r, const char* key) {
 // One entry of amdhsa.kernels. The fields the runtime needs to launch are required (AMDGPUUsage
 // lists them as required); the rest default to 0.
 inline code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) {
-    enum : unsigned { f_name = 1, f_symbol = 2, f_vgpr = 4, f_sgpr = 8, f_group = 16, f_private = 32, f_max_flat = 64, f_wave = 128 };
+    enum : unsigned {
+        f_name = 1,
+        f_symbol = 2,
+        f_vgpr = 4,
+        f_sgpr = 8,
+        f_group = 16,
+        f_private = 32,
+        f_max_flat = 64,
+        f_wave = 128
+    };
     struct required_field {
         unsigned bit;
         const char* key;
@@ -206,7 +215,8 @@ inline void read_amdgpu_metadata(byte_view desc, std::string_view fallback_targe
         if (have_target)
             fail("amdhsa.target '" + printable(target_string) + "' in the metadata at " + hex(desc.base) +
                  " names no AMDGPU target");
-        fail("the metadata at " + hex(desc.base) + " has no amdhsa.target (code object v3 or older) and no bundle entry names the target");
+        fail("the metadata at " + hex(desc.base) +
+             " has no amdhsa.target (code object v3 or older) and no bundle entry names the target");
     }
     const std::string_view isa = target_id.substr(0, target_id.find(':'));
     for (std::size_t i = first; i < out.kernels.size(); ++i) {
@@ -218,7 +228,8 @@ inline void read_amdgpu_metadata(byte_view desc, std::string_view fallback_targe
 inline void read_code_object(byte_view bytes, std::string_view fallback_target_id, kernel_collection& out) {
     const elf_file f = read_elf(bytes);
     if (f.machine != elf_machine_amdgpu)
-        fail("ELF file at " + hex(bytes.base) + " is not an AMDGPU code object (e_machine " + std::to_string(f.machine) + ")");
+        fail("ELF file at " + hex(bytes.base) + " is not an AMDGPU code object (e_machine " + std::to_string(f.machine) +
+             ")");
     bool metadata = false;
     bool v2_metadata = false;
     for_each_note(f, [&](const elf_note& n) {
@@ -263,10 +274,10 @@ inline void read_bundles(byte_view region, const char* what, kernel_collection& 
 // Why a host ELF without device code may still launch kernels: the shared libraries it links
 // (DT_NEEDED), less the C, C++ and GPU runtimes, which hold no application kernels.
 inline std::string linked_libraries_hint(const elf_file& f) {
-    constexpr std::string_view runtimes[] = {"libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "libpthread.so",
-                                             "libdl.so", "librt.so", "ld-linux", "libc++.so", "libc++abi.so",
-                                             "libunwind.so", "libatomic.so", "libgomp.so", "libamdhip64.so",
-                                             "libhsa-runtime64.so", "libamd_comgr.so", "libcudart.so", "libcuda.so"};
+    constexpr std::string_view runtimes[] = {
+        "libc.so",    "libm.so",        "libstdc++.so",        "libgcc_s.so",     "libpthread.so", "libdl.so",
+        "librt.so",   "ld-linux",       "libc++.so",           "libc++abi.so",    "libunwind.so",  "libatomic.so",
+        "libgomp.so", "libamdhip64.so", "libhsa-runtime64.so", "libamd_comgr.so", "libcudart.so",  "libcuda.so"};
     constexpr std::size_t shown = 8;
     const std::vector<std::string_view> needed = elf_needed_libraries(f, 64);
     std::string listed;
@@ -280,7 +291,8 @@ inline std::string linked_libraries_hint(const elf_file& f) {
     if (count > shown) listed += " (and " + std::to_string(count - shown) + " more)";
     if (!listed.empty())
         return "; its device code may sit in a shared library it links: " + listed + " (read that library instead)";
-    if (!needed.empty()) return " (not a HIP binary, or no kernels were compiled into it; it links only the C, C++ and GPU runtimes)";
+    if (!needed.empty())
+        return " (not a HIP binary, or no kernels were compiled into it; it links only the C, C++ and GPU runtimes)";
     return " (not a HIP binary, or no kernels were compiled into it)";
 }
 
@@ -300,8 +312,10 @@ inline void read_host_elf(const elf_file& f, kernel_collection& out) {
         if (total > f.bytes.size)
             fail("device code sections of the ELF file at " + hex(f.bytes.base) + " add up to more than the file (" +
                  std::to_string(f.bytes.size) + " bytes)");
-        if (fatbin) read_bundles(f.contents(s, ".hip_fatbin section"), ".hip_fatbin", out);
-        else read_bundle_entry(s.name.substr(offload_bundle_magic.size()), f.contents(s, "offload bundle section"), out);
+        if (fatbin)
+            read_bundles(f.contents(s, ".hip_fatbin section"), ".hip_fatbin", out);
+        else
+            read_bundle_entry(s.name.substr(offload_bundle_magic.size()), f.contents(s, "offload bundle section"), out);
     }
     if (!any) fail("no device code: the ELF file has no .hip_fatbin section" + linked_libraries_hint(f));
 }
@@ -323,8 +337,10 @@ inline std::vector<code_object_kernel> read_kernels(const std::uint8_t* data, st
         fail_compressed_bundle(0);
     } else if (bytes.starts_with(elf_magic)) {
         const elf_file f = read_elf(bytes);
-        if (f.machine == elf_machine_amdgpu) read_code_object(bytes, {}, out);
-        else read_host_elf(f, out);
+        if (f.machine == elf_machine_amdgpu)
+            read_code_object(bytes, {}, out);
+        else
+            read_host_elf(f, out);
     } else if (bytes.starts_with(archive_magic)) {
         fail("static archives are not supported: extract the objects (ar x) and read them one by one");
     } else if (bytes.starts_with(bitcode_magic) || bytes.starts_with(bitcode_wrapper_magic)) {
@@ -334,8 +350,9 @@ inline std::vector<code_object_kernel> read_kernels(const std::uint8_t* data, st
     }
     if (out.kernels.empty()) {
         if (out.bitcode_entries != 0)
-            fail("no kernels: the device code is LLVM bitcode (an object compiled with -fgpu-rdc); read the linked "
-                 "executable or shared library instead");
+            fail(
+                "no kernels: the device code is LLVM bitcode (an object compiled with -fgpu-rdc); read the linked "
+                "executable or shared library instead");
         if (out.code_objects != 0)
             fail("no kernels: " + std::to_string(out.code_objects) + " AMDGPU code object" +
                  (out.code_objects == 1 ? "" : "s") + " read, none defines a kernel");

@@ -148,11 +148,11 @@ constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::st
         // Sub-partitions own a quarter of the SM each (sm_70+); warps per sub-partition follow from
         // the threads an SM holds.
         d.simds_per_cu = 4;
-        const std::uint64_t warps = d.wave_size == 0 ? 0 : get(device_attribute::max_threads_per_multiprocessor) / d.wave_size;
+        const std::uint64_t warps =
+            d.wave_size == 0 ? 0 : get(device_attribute::max_threads_per_multiprocessor) / d.wave_size;
         d.max_waves_per_simd = detail::clamp_to_u32(warps / d.simds_per_cu);
         const std::uint64_t regs_per_sm = get(device_attribute::max_registers_per_multiprocessor);
-        d.registers_per_simd_lane =
-            d.wave_size == 0 ? 0 : detail::clamp_to_u32(regs_per_sm / d.simds_per_cu / d.wave_size);
+        d.registers_per_simd_lane = d.wave_size == 0 ? 0 : detail::clamp_to_u32(regs_per_sm / d.simds_per_cu / d.wave_size);
         d.register_granule = 8;  // 256 registers per warp allocation = 8 per lane
         d.max_registers_per_thread = 255;
         d.max_registers_per_block = detail::clamp_to_u32(get(device_attribute::max_registers_per_block));

@@ -27,19 +27,19 @@ struct device_limits {
     wavefit::vendor vendor = wavefit::vendor::amd;
 
     // --- launch shape ------------------------------------------------------------------------
-    std::uint32_t wave_size = 64;               // wavefront / warp width in threads
+    std::uint32_t wave_size = 64;                // wavefront / warp width in threads
     std::uint32_t max_threads_per_block = 1024;  // block volume limit
-    dims max_block{1024, 1024, 1024};           // per-dimension block limits
-    dims max_grid{2147483647, 65535, 65535};    // per-dimension grid limits, in blocks
+    dims max_block{1024, 1024, 1024};            // per-dimension block limits
+    dims max_grid{2147483647, 65535, 65535};     // per-dimension grid limits, in blocks
     // AMD's HSA dispatch packet stores the grid in work-items as uint32 per dimension, so
     // grid x block must stay <= 2^32-1 in each dimension. 0 means the device has no such limit.
     std::uint64_t max_work_items_per_dimension = 0;
     std::uint32_t compute_units = 0;  // CUs / SMs as the runtime reports multiProcessorCount
 
     // --- shared memory / LDS (bytes) ---------------------------------------------------------
-    std::uint64_t shared_per_block = 0;        // usable without any opt-in
-    std::uint64_t shared_per_block_optin = 0;  // usable after opting in; == shared_per_block where no opt-in exists
-    std::uint64_t shared_per_cu = 0;           // what all resident blocks of one CU/SM share
+    std::uint64_t shared_per_block = 0;           // usable without any opt-in
+    std::uint64_t shared_per_block_optin = 0;     // usable after opting in; == shared_per_block where no opt-in exists
+    std::uint64_t shared_per_cu = 0;              // what all resident blocks of one CU/SM share
     std::uint32_t shared_reserved_per_block = 0;  // NVIDIA sm_80+: 1 KiB the driver reserves per block
     std::uint32_t shared_allocation_unit = 1;     // allocation granularity per block (NVIDIA: 128)
 
@@ -49,18 +49,16 @@ struct device_limits {
     std::uint32_t max_blocks_per_cu = 0;   // hardware block slots; 0 = not limited (HIP models none)
 
     // --- registers ---------------------------------------------------------------------------
-    std::uint32_t registers_per_simd_lane = 0;   // vector registers each lane of a SIMD owns
-    std::uint32_t register_granule = 1;          // per-thread allocation granule
-    std::uint32_t max_registers_per_thread = 0;  // 0 = not limited
-    std::uint32_t max_registers_per_block = 0;   // NVIDIA: 65536 (checked with warps rounded to sub-partitions); 0 = none
+    std::uint32_t registers_per_simd_lane = 0;    // vector registers each lane of a SIMD owns
+    std::uint32_t register_granule = 1;           // per-thread allocation granule
+    std::uint32_t max_registers_per_thread = 0;   // 0 = not limited
+    std::uint32_t max_registers_per_block = 0;    // NVIDIA: 65536 (checked with warps rounded to sub-partitions); 0 = none
     std::uint32_t scalar_registers_per_simd = 0;  // AMD gfx9 SGPR budget (800); 0 = SGPRs never limit
     std::uint32_t scalar_register_granule = 16;
 
     constexpr bool is_amd() const noexcept { return vendor == wavefit::vendor::amd; }
     constexpr bool is_nvidia() const noexcept { return vendor == wavefit::vendor::nvidia; }
-    constexpr std::uint64_t max_waves_per_cu() const noexcept {
-        return std::uint64_t{simds_per_cu} * max_waves_per_simd;
-    }
+    constexpr std::uint64_t max_waves_per_cu() const noexcept { return std::uint64_t{simds_per_cu} * max_waves_per_simd; }
     constexpr std::uint64_t max_threads_per_cu() const noexcept { return max_waves_per_cu() * wave_size; }
     // "wave" on AMD, "warp" on NVIDIA: messages use the word the user's vendor uses.
     constexpr std::string_view wave_word() const noexcept { return is_amd() ? "wave" : "warp"; }

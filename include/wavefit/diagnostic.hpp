@@ -16,16 +16,16 @@ namespace wavefit {
 // message (the switch in describe(), validate.hpp) and a static_assert for its entry in the
 // explanation table (detail/explanation_table.hpp). The spellings are stable: they are part of the
 // CLI's JSON (docs/cli.md).
-#define WAVEFIT_DIAGNOSTIC_CODES(X)                  \
-    X(zero_dimension, error)                         \
-    X(block_exceeds_device_max_threads, error)       \
-    X(block_dim_exceeds_device_limit, error)         \
-    X(block_exceeds_kernel_max_threads, error)       \
-    X(registers_exceed_limit, error)                 \
-    X(shared_memory_exceeds_limit, error)            \
-    X(shared_memory_requires_opt_in, warning)        \
-    X(grid_dim_exceeds_device_limit, error)          \
-    X(work_items_exceed_dispatch_limit, error)       \
+#define WAVEFIT_DIAGNOSTIC_CODES(X)            \
+    X(zero_dimension, error)                   \
+    X(block_exceeds_device_max_threads, error) \
+    X(block_dim_exceeds_device_limit, error)   \
+    X(block_exceeds_kernel_max_threads, error) \
+    X(registers_exceed_limit, error)           \
+    X(shared_memory_exceeds_limit, error)      \
+    X(shared_memory_requires_opt_in, warning)  \
+    X(grid_dim_exceeds_device_limit, error)    \
+    X(work_items_exceed_dispatch_limit, error) \
     X(block_not_wave_multiple, warning)
 
 enum class diagnostic_code : std::uint8_t {

@@ -18,9 +18,7 @@ struct dims {
     constexpr dims(std::uint64_t x_, std::uint64_t y_ = 1, std::uint64_t z_ = 1) noexcept : x(x_), y(y_), z(z_) {}
 
     // Product of the three, saturating at 2^64-1 instead of wrapping.
-    constexpr std::uint64_t volume() const noexcept {
-        return detail::saturating_mul(detail::saturating_mul(x, y), z);
-    }
+    constexpr std::uint64_t volume() const noexcept { return detail::saturating_mul(detail::saturating_mul(x, y), z); }
     constexpr std::uint64_t operator[](int axis) const noexcept { return axis == 0 ? x : axis == 1 ? y : z; }
     constexpr bool has_zero() const noexcept { return x == 0 || y == 0 || z == 0; }
 

@@ -187,9 +187,7 @@ constexpr std::size_t index_of(std::string_view query) noexcept {
 constexpr const error_explanation* entry_at(std::size_t i) noexcept { return i < table_size ? &table[i] : nullptr; }
 
 // The entry of a HIP error number (what the library has in hand after a failed launch), or nullptr.
-constexpr const error_explanation* explanation_by_code(long long code) noexcept {
-    return entry_at(index_by_code(code));
-}
+constexpr const error_explanation* explanation_by_code(long long code) noexcept { return entry_at(index_by_code(code)); }
 
 // Every diagnostic code has its entry: adding a code to WAVEFIT_DIAGNOSTIC_CODES without one stops here.
 constexpr bool every_diagnostic_explained() noexcept {
@@ -224,4 +222,3 @@ constexpr const error_explanation* find_explanation(std::string_view query) noex
 }
 
 }  // namespace wavefit
-

@@ -53,8 +53,7 @@ struct error_explanation {
 // A read-only view of the whole table, usable in a range-for.
 class explanation_list {
 public:
-    constexpr explanation_list(const error_explanation* first, std::size_t count) noexcept
-        : first_(first), count_(count) {}
+    constexpr explanation_list(const error_explanation* first, std::size_t count) noexcept : first_(first), count_(count) {}
     constexpr const error_explanation* begin() const noexcept { return first_; }
     constexpr const error_explanation* end() const noexcept { return first_ + count_; }
     constexpr const error_explanation* data() const noexcept { return first_; }

@@ -89,7 +89,8 @@ constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total
     const std::uint64_t unit = d.shared_allocation_unit;
     const std::uint64_t r = d.shared_reserved_per_block;
     const std::uint64_t need = total / unit + r / unit + ceil_div(total % unit + r % unit, unit);
-    const std::uint64_t have = d.shared_per_block_optin / unit + r / unit + (d.shared_per_block_optin % unit + r % unit) / unit;
+    const std::uint64_t have =
+        d.shared_per_block_optin / unit + r / unit + (d.shared_per_block_optin % unit + r % unit) / unit;
     return need <= have;
 }
 

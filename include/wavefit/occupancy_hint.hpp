@@ -38,8 +38,9 @@ inline std::string hint_text(const device_limits& d, std::string_view what, std:
     // lives; per SM on NVIDIA, as Nsight and the occupancy calculator count warps.
     const bool per_simd = d.is_amd() && d.simds_per_cu != 0 && now.active_waves_per_cu % d.simds_per_cu == 0 &&
                           better.active_waves_per_cu % d.simds_per_cu == 0;
-    return std::string(what) + " " + num(from) + " -> " + num(to) + " gives " + waves_phrase(d, better.active_waves_per_cu, per_simd) +
-           " instead of " + num(per_simd ? now.active_waves_per_cu / d.simds_per_cu : now.active_waves_per_cu);
+    return std::string(what) + " " + num(from) + " -> " + num(to) + " gives " +
+           waves_phrase(d, better.active_waves_per_cu, per_simd) + " instead of " +
+           num(per_simd ? now.active_waves_per_cu / d.simds_per_cu : now.active_waves_per_cu);
 }
 
 }  // namespace detail
@@ -62,7 +63,8 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
         // (2^32-1 from a trace) costs at most max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
-        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
+        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers),
+                              k.registers - 1u);
         for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
             probe.registers = r;
             const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
@@ -79,8 +81,9 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     }
     if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
         kernel_resources probe = k;
-        const std::uint64_t top = detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
-                                                  k.scalar_registers - 1u);
+        const std::uint64_t top =
+            detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+                            k.scalar_registers - 1u);
         for (auto s = static_cast<std::uint32_t>(top); s >= 1; --s) {
             probe.scalar_registers = s;
             const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);

@@ -107,9 +107,9 @@ struct launch_plan {
     grid_clamp clamps[3] = {grid_clamp::none, grid_clamp::none, grid_clamp::none};
     occupancy_report occupancy;
     block_rule rule = block_rule::best_occupancy;
-    std::uint64_t occupancy_block = 0;  // the best-occupancy block, before spreading small work
+    std::uint64_t occupancy_block = 0;      // the best-occupancy block, before spreading small work
     std::uint64_t min_efficient_block = 0;  // plan_options::min_efficient_block the plan used
-    findings problems;                  // errors when infeasible; otherwise warnings only
+    findings problems;                      // errors when infeasible; otherwise warnings only
 
     constexpr launch_config config() const noexcept { return {grid, block, dynamic_shared}; }
     constexpr bool ok() const noexcept { return feasible && !problems.has_error(); }
@@ -186,7 +186,7 @@ constexpr launch_recipe planned_recipe(const device_limits& d, const kernel_reso
     const plan_options& opt = w.options;
     launch_recipe c = choose_block(d, k, opt, w.kind == work_kind::extent ? u64_max : d.max_block.x);
     c.grid = w.kind == work_kind::extent ? grid_policy::cover : opt.grid;
-    c.grid_factor = c.grid == grid_policy::saturate ? opt.saturation_rounds
+    c.grid_factor = c.grid == grid_policy::saturate  ? opt.saturation_rounds
                     : c.grid == grid_policy::coarsen ? opt.items_per_thread
                                                      : 1;
     // One block per unit is the kernel's own decomposition: its block is not shrunk for few units.
@@ -241,8 +241,8 @@ constexpr std::uint64_t apply_grid_policy(const device_limits& d, const launch_r
     std::uint64_t grid = covering;
     if (c.grid == grid_policy::saturate && c.active_blocks_per_cu > 0 && threads > 0) {
         // A block smaller than the chosen one (small work) is resident that many times more often.
-        const std::uint64_t resident = saturating_mul(saturating_mul(c.active_blocks_per_cu, d.compute_units),
-                                                      ceil_div(c.threads, threads));
+        const std::uint64_t resident =
+            saturating_mul(saturating_mul(c.active_blocks_per_cu, d.compute_units), ceil_div(c.threads, threads));
         const std::uint64_t cap = max_u64(1, saturating_mul(max_u64(1, c.grid_factor), resident));
         if (grid > cap) {
             grid = cap;
@@ -423,8 +423,7 @@ inline std::string block_rule_phrase(const launch_plan& p, const device_limits& 
         case block_rule::best_occupancy:
             return "the smallest block of at least " + num(p.min_efficient_block) +
                    " threads that reaches the best occupancy";
-        case block_rule::best_occupancy_below_min:
-            return "the largest block that reaches the best occupancy";
+        case block_rule::best_occupancy_below_min: return "the largest block that reaches the best occupancy";
         case block_rule::spread_small_work:
             return "so that " + plural(p.elements, "element") + " spread over " +
                    num(min_u64(d.compute_units, ceil_div(p.elements, d.wave_size))) + " of the " + num(d.compute_units) +
@@ -452,8 +451,8 @@ inline std::string grid_clamp_phrase(const launch_plan& p, const device_limits& 
                    " busy, as plan_options::grid asked)";
         case grid_clamp::device_grid_limit: return " by the device's maximum grid " + std::string(axis_name(a));
         case grid_clamp::coarsened:
-            return std::string(" (a coarsened grid: several items per ") + (p.kind == work_kind::per_block ? "block" : "thread") +
-                   ", as plan_options::grid asked)";
+            return std::string(" (a coarsened grid: several items per ") +
+                   (p.kind == work_kind::per_block ? "block" : "thread") + ", as plan_options::grid asked)";
     }
     return {};
 }
@@ -470,7 +469,8 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
         const finding* f = p.problems.first_error();
         if (f == nullptr) {
             const std::string_view bad = device_limits_problem(d);
-            return "no launch is possible: " + (bad.empty() ? std::string("no block size fits") : "invalid device limits (" + std::string(bad) + ")");
+            return "no launch is possible: " +
+                   (bad.empty() ? std::string("no block size fits") : "invalid device limits (" + std::string(bad) + ")");
         }
         return "no block size can run: " + describe(*f, d, k, problems_config(p, d, k)).message;
     }
@@ -507,8 +507,8 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
         return text;
     }
     if (p.grid_stride)
-        text += "; the kernel must grid-stride: one pass covers " +
-                num(detail::saturating_mul(p.grid.volume(), threads)) + " of " + num(p.elements) + " elements";
+        text += "; the kernel must grid-stride: one pass covers " + num(detail::saturating_mul(p.grid.volume(), threads)) +
+                " of " + num(p.elements) + " elements";
     else if (!clamped)
         text += " covers " + detail::plural(p.elements, "element") + ", one per thread";
     return text;

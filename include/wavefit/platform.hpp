@@ -19,8 +19,9 @@
 #error "wavefit: define only one of WAVEFIT_BACKEND_HIP and WAVEFIT_BACKEND_CUDA"
 #endif
 
-#if defined(WAVEFIT_BACKEND_HIP) || (!defined(WAVEFIT_BACKEND_CUDA) && (defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || \
-                                                                         defined(__HIP_PLATFORM_NVIDIA__)))
+#if defined(WAVEFIT_BACKEND_HIP) ||    \
+    (!defined(WAVEFIT_BACKEND_CUDA) && \
+     (defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)))
 #define WAVEFIT_PLATFORM_HIP 1
 #define WAVEFIT_PLATFORM_CUDA 0
 #elif defined(WAVEFIT_BACKEND_CUDA) || defined(__CUDACC__)

@@ -138,8 +138,8 @@ struct arch_representative {
     std::string_view key;
 };
 inline constexpr arch_representative representatives[] = {
-    {"gfx90a", "mi250x"}, {"gfx940", "mi300x"}, {"gfx941", "mi300x"}, {"gfx942", "mi300x"}, {"gfx950", "mi355x"},
-    {"gfx1100", "rx7900xtx"}, {"sm_80", "a100"}, {"sm_90", "h100"}, {"sm_90a", "h100"},
+    {"gfx90a", "mi250x"},     {"gfx940", "mi300x"}, {"gfx941", "mi300x"}, {"gfx942", "mi300x"}, {"gfx950", "mi355x"},
+    {"gfx1100", "rx7900xtx"}, {"sm_80", "a100"},    {"sm_90", "h100"},    {"sm_90a", "h100"},
 };
 
 namespace detail {
@@ -223,7 +223,7 @@ constexpr target_match match_target(const device_limits& d, std::string_view tar
     if (wavefit::detail::iequals(isa, d.arch.view())) return target_match::exact;
     const device_limits* modelled = find_by_arch(isa);
     return modelled != nullptr && modelled->arch.view() == d.arch.view() ? target_match::same_model
-                                                                          : target_match::other_device;
+                                                                         : target_match::other_device;
 }
 
 namespace detail {

@@ -49,13 +49,15 @@ struct trace_dispatch {
 // AMD traces count the grid in work-items (rocprof's Grid_Size, grd): blocks = ceil(work-items / block)
 // per dimension (a partial last block still is a block). A zero block gives a zero grid.
 constexpr dims blocks_from_work_items(const dims& work_items, const dims& block) noexcept {
-    return {block.x == 0 ? 0 : detail::ceil_div(work_items.x, block.x), block.y == 0 ? 0 : detail::ceil_div(work_items.y, block.y),
+    return {block.x == 0 ? 0 : detail::ceil_div(work_items.x, block.x),
+            block.y == 0 ? 0 : detail::ceil_div(work_items.y, block.y),
             block.z == 0 ? 0 : detail::ceil_div(work_items.z, block.z)};
 }
 
 // Work-items per dimension of a grid in blocks (saturating at 2^64-1).
 constexpr dims work_items_of(const dims& grid, const dims& block) noexcept {
-    return {detail::saturating_mul(grid.x, block.x), detail::saturating_mul(grid.y, block.y), detail::saturating_mul(grid.z, block.z)};
+    return {detail::saturating_mul(grid.x, block.x), detail::saturating_mul(grid.y, block.y),
+            detail::saturating_mul(grid.z, block.z)};
 }
 
 // Whether the architecture has one register file for VGPRs and AGPRs (gfx90a, gfx940-gfx942, gfx950),
@@ -279,18 +281,20 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         const std::uint64_t idle = lanes - threads;
         a.findings.push_back(
             {std::string(audit_codes::idle_lanes), "warning",
-             "a block of " + num(threads) + " threads fills " + detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) +
-                 " on " + dev + ": " + num(idle) + " of " + num(lanes) + " lanes (" + detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) +
-                 ") stay idle in every block",
+             "a block of " + num(threads) + " threads fills " +
+                 detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) + " on " + dev + ": " + num(idle) +
+                 " of " + num(lanes) + " lanes (" +
+                 detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) + ") stay idle in every block",
              detail::wave_multiple_hint(d, threads) + " and let each thread take proportionally more work"});
     }
 
     if (t.scratch > 0) {
-        std::string fix = d.is_amd() ? "scratch is private memory the compiler spills registers to; ask for fewer registers per thread "
-                                       "(smaller arrays in registers, fewer live values) or compile with a smaller __launch_bounds__, "
-                                       "which gives each thread more VGPRs (1024 threads: 128, 512: 256, 256: 512 on gfx90a/gfx942)"
-                                     : "local memory holds spilled registers or per-thread arrays indexed at run time; "
-                                       "reduce live values or raise the register cap (__launch_bounds__, -maxrregcount)";
+        std::string fix =
+            d.is_amd() ? "scratch is private memory the compiler spills registers to; ask for fewer registers per thread "
+                         "(smaller arrays in registers, fewer live values) or compile with a smaller __launch_bounds__, "
+                         "which gives each thread more VGPRs (1024 threads: 128, 512: 256, 256: 512 on gfx90a/gfx942)"
+                       : "local memory holds spilled registers or per-thread arrays indexed at run time; "
+                         "reduce live values or raise the register cap (__launch_bounds__, -maxrregcount)";
         a.findings.push_back({std::string(audit_codes::scratch_spill), "warning",
                               num(t.scratch) + " bytes of scratch per work-item: the kernel spills to memory, "
                                                "every spill a round trip to memory",
@@ -299,8 +303,8 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
 
     if (launchable && blocks > 0 && d.compute_units > 0 && blocks < d.compute_units) {
         a.findings.push_back({std::string(audit_codes::grid_smaller_than_device), "warning",
-                              "the grid has " + detail::plural(blocks, "block") + " for the " + num(d.compute_units) + " " + cu + "s of " +
-                                  dev + ": " + num(d.compute_units - blocks) + " " + cu + "s stay idle",
+                              "the grid has " + detail::plural(blocks, "block") + " for the " + num(d.compute_units) + " " +
+                                  cu + "s of " + dev + ": " + num(d.compute_units - blocks) + " " + cu + "s stay idle",
                               "give the kernel more, smaller blocks (split the work, e.g. over rows or tiles), or run it "
                               "concurrently with other work on another stream"});
     }
@@ -318,10 +322,10 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                     {std::string(audit_codes::tail_imbalance), "info",
                      detail::plural(blocks, "block") + " run in " + num(rounds) + " rounds of " + num(slots) + " (" +
                          num(a.occupancy.active_blocks_per_cu) + " per " + cu + " x " + num(d.compute_units) + " " + cu +
-                         "s); the last round has " + num(last) + " (" + detail::percent_of(fill) + " of the device busy), about " +
-                         detail::percent_of(waste) + " of the kernel's time",
-                     "size the grid to a multiple of " + num(slots) + " blocks (e.g. " + num(better - slots) + " or " + num(better) +
-                         ") or grid-stride over the work with " + num(slots) + " blocks"});
+                         "s); the last round has " + num(last) + " (" + detail::percent_of(fill) +
+                         " of the device busy), about " + detail::percent_of(waste) + " of the kernel's time",
+                     "size the grid to a multiple of " + num(slots) + " blocks (e.g. " + num(better - slots) + " or " +
+                         num(better) + ") or grid-stride over the work with " + num(slots) + " blocks"});
             }
         }
     }
@@ -331,11 +335,12 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         for (int axis = 0; axis < 3; ++axis) {
             const double ratio = static_cast<double>(items[axis]) / static_cast<double>(d.max_work_items_per_dimension);
             if (items[axis] <= d.max_work_items_per_dimension && ratio >= dispatch_limit_margin) {
-                a.findings.push_back(
-                    {std::string(audit_codes::work_items_near_dispatch_limit), "warning",
-                     num(items[axis]) + " work-items in " + std::string(axis_name(axis)) + " is " + detail::percent_of(ratio) +
-                         " of the 2^32-1 per-dimension dispatch limit on " + dev + ": a little more work and the launch fails",
-                     "grid-stride: launch at most what the device holds (wavefit::plan clamps the grid) and loop over the rest"});
+                a.findings.push_back({std::string(audit_codes::work_items_near_dispatch_limit), "warning",
+                                      num(items[axis]) + " work-items in " + std::string(axis_name(axis)) + " is " +
+                                          detail::percent_of(ratio) + " of the 2^32-1 per-dimension dispatch limit on " +
+                                          dev + ": a little more work and the launch fails",
+                                      "grid-stride: launch at most what the device holds (wavefit::plan clamps the grid) "
+                                      "and loop over the rest"});
             }
         }
     }
@@ -346,10 +351,12 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         if (fix.empty()) {
             switch (a.occupancy.limited_by) {
                 case limiter::waves:
-                    fix = "the block's " + detail::plural(waves_per_block, wave) + " do not divide the " + num(a.occupancy.max_waves_per_cu) +
-                          " slots; choose a block whose " + wave + " count divides it";
+                    fix = "the block's " + detail::plural(waves_per_block, wave) + " do not divide the " +
+                          num(a.occupancy.max_waves_per_cu) + " slots; choose a block whose " + wave + " count divides it";
                     break;
-                case limiter::blocks: fix = "use larger blocks: the " + cu + " holds at most " + num(d.max_blocks_per_cu) + " blocks"; break;
+                case limiter::blocks:
+                    fix = "use larger blocks: the " + cu + " holds at most " + num(d.max_blocks_per_cu) + " blocks";
+                    break;
                 default: {
                     // No single reduction helps: another resource allows as few blocks (a tie).
                     std::string tied;
@@ -371,11 +378,11 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
             }
         }
         a.findings.push_back({std::string(audit_codes::low_occupancy), "warning",
-                              "modelled occupancy " + detail::percent_of(a.occupancy.occupancy) + " (" + num(a.occupancy.active_waves_per_cu) +
-                                  " of " + num(a.occupancy.max_waves_per_cu) + " " + wave + "s per " + cu + ", " +
-                                  detail::plural(a.occupancy.active_blocks_per_cu, "block") + "), limited by " +
-                                  std::string(to_string(a.occupancy.limited_by)) + "; blocks per " + cu + " by resource: " +
-                                  detail::limits_text(a.occupancy),
+                              "modelled occupancy " + detail::percent_of(a.occupancy.occupancy) + " (" +
+                                  num(a.occupancy.active_waves_per_cu) + " of " + num(a.occupancy.max_waves_per_cu) + " " +
+                                  wave + "s per " + cu + ", " + detail::plural(a.occupancy.active_blocks_per_cu, "block") +
+                                  "), limited by " + std::string(to_string(a.occupancy.limited_by)) + "; blocks per " + cu +
+                                  " by resource: " + detail::limits_text(a.occupancy),
                               fix});
     }
 
@@ -390,10 +397,12 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     // Named only where the plan reaches more than the trace's launch did.
     if (a.has_recommendation && a.recommended.occupancy.occupancy > a.occupancy.occupancy) {
         const std::string planned = "; wavefit's plan for the same " + num(items.volume()) + " work-items: block " +
-                                    detail::dims_text(a.recommended.block) + ", grid " + detail::dims_text(a.recommended.grid) +
-                                    ", modelled occupancy " + detail::percent_of(a.recommended.occupancy.occupancy);
+                                    detail::dims_text(a.recommended.block) + ", grid " +
+                                    detail::dims_text(a.recommended.grid) + ", modelled occupancy " +
+                                    detail::percent_of(a.recommended.occupancy.occupancy);
         for (audit_finding& f : a.findings)
-            if (f.code == audit_codes::idle_lanes || f.code == audit_codes::low_occupancy || f.code == audit_codes::tail_imbalance)
+            if (f.code == audit_codes::idle_lanes || f.code == audit_codes::low_occupancy ||
+                f.code == audit_codes::tail_imbalance)
                 f.fix += planned;
     }
     return a;

@@ -45,10 +45,14 @@ constexpr std::string_view to_string(tuning_mode m) noexcept {
 // "off", "use", "tune" (case-insensitive); false for anything else.
 constexpr bool parse_tuning_mode(std::string_view text, tuning_mode& out) noexcept {
     const std::string_view t = detail::trim(text);
-    if (detail::iequals(t, "off")) out = tuning_mode::off;
-    else if (detail::iequals(t, "use")) out = tuning_mode::use;
-    else if (detail::iequals(t, "tune")) out = tuning_mode::tune;
-    else return false;
+    if (detail::iequals(t, "off"))
+        out = tuning_mode::off;
+    else if (detail::iequals(t, "use"))
+        out = tuning_mode::use;
+    else if (detail::iequals(t, "tune"))
+        out = tuning_mode::tune;
+    else
+        return false;
     return true;
 }
 
@@ -83,8 +87,8 @@ struct tuning_key {
     std::string device_name;  // "NVIDIA H200"
     std::string device_arch;  // "sm_90", "gfx942:sramecc+:xnack-"
     std::uint32_t compute_units = 0;
-    std::string runtime;      // "CUDA 13000", "HIP 60443483"
-    std::string kernel;       // mangled name
+    std::string runtime;         // "CUDA 13000", "HIP 60443483"
+    std::string kernel;          // mangled name
     kernel_resources resources;  // the kernel's fingerprint
     work_kind kind = work_kind::elements;
     std::uint32_t bucket = 0;
@@ -100,7 +104,8 @@ struct tuning_key {
                resources.static_shared == o.resources.static_shared &&
                resources.max_threads_per_block == o.resources.max_threads_per_block &&
                resources.local_bytes_per_thread == o.resources.local_bytes_per_thread && kind == o.kind &&
-               unit_bucket == o.unit_bucket && dynamic_shared == o.dynamic_shared && min_efficient_block == o.min_efficient_block;
+               unit_bucket == o.unit_bucket && dynamic_shared == o.dynamic_shared &&
+               min_efficient_block == o.min_efficient_block;
     }
     bool operator==(const tuning_key& o) const noexcept { return bucket == o.bucket && same_but_bucket(o); }
 };
@@ -109,19 +114,19 @@ struct tuning_key {
 struct tuned_choice {
     dims block{0, 1, 1};
     grid_policy grid = grid_policy::cover;
-    std::uint32_t factor = 1;    // saturation rounds or items per thread
-    double median_ns = 0;        // device time per launch, median of the repetitions
-    double spread = 0;           // (80th - 20th percentile) / median
+    std::uint32_t factor = 1;  // saturation rounds or items per thread
+    double median_ns = 0;      // device time per launch, median of the repetitions
+    double spread = 0;         // (80th - 20th percentile) / median
 };
 
 // One line of the database.
 struct tuning_record {
     tuning_key key;
-    tuned_choice chosen;       // the plan itself when nothing beat it by more than the noise
-    tuned_choice plan;         // what wavefit would launch untuned, measured in the same run
-    std::uint32_t candidates = 0;  // configurations measured
-    std::uint32_t failed = 0;      // of those, how many the device refused
-    double tuning_ms = 0;          // wall time the tuning took
+    tuned_choice chosen;              // the plan itself when nothing beat it by more than the noise
+    tuned_choice plan;                // what wavefit would launch untuned, measured in the same run
+    std::uint32_t candidates = 0;     // configurations measured
+    std::uint32_t failed = 0;         // of those, how many the device refused
+    double tuning_ms = 0;             // wall time the tuning took
     std::uint64_t measured_size = 0;  // the work size it was measured at
     std::string wavefit_version = WAVEFIT_VERSION_STRING;
 
@@ -196,10 +201,9 @@ struct policy {
     grid_policy grid;
     std::uint32_t factor;
 };
-inline constexpr policy candidate_policies[] = {{grid_policy::cover, 1},    {grid_policy::saturate, 1},
-                                                {grid_policy::saturate, 2}, {grid_policy::saturate, 4},
-                                                {grid_policy::saturate, 8}, {grid_policy::coarsen, 2},
-                                                {grid_policy::coarsen, 4}};
+inline constexpr policy candidate_policies[] = {
+    {grid_policy::cover, 1},    {grid_policy::saturate, 1}, {grid_policy::saturate, 2}, {grid_policy::saturate, 4},
+    {grid_policy::saturate, 8}, {grid_policy::coarsen, 2},  {grid_policy::coarsen, 4}};
 
 inline launch_recipe recipe_for(const device_limits& d, const kernel_resources& k, const work& w, const dims& block,
                                 grid_policy grid, std::uint32_t factor) {
@@ -236,7 +240,8 @@ inline std::vector<launch_recipe> tuning_candidates(const device_limits& d, cons
     });
     if (w.kind == work_kind::extent) {
         for (const std::uint64_t b : blocks)
-            for (const dims& s : candidate_shapes(d, b, w.extent)) rest.push_back(recipe_for(d, k, w, s, grid_policy::cover, 1));
+            for (const dims& s : candidate_shapes(d, b, w.extent))
+                rest.push_back(recipe_for(d, k, w, s, grid_policy::cover, 1));
     } else {
         for (const policy& p : candidate_policies)
             for (const std::uint64_t b : blocks) rest.push_back(recipe_for(d, k, w, dims{b}, p.grid, p.factor));
@@ -345,7 +350,8 @@ inline std::string to_json_line(const tuning_record& r) {
     return "{\"wavefit_tuning\":" + std::to_string(tuning_format) + ",\"wavefit\":\"" + json_escaped(r.wavefit_version) +
            "\",\"device\":{\"name\":\"" + json_escaped(k.device_name) + "\",\"arch\":\"" + json_escaped(k.device_arch) +
            "\",\"compute_units\":" + std::to_string(k.compute_units) + "},\"runtime\":\"" + json_escaped(k.runtime) +
-           "\",\"kernel\":\"" + json_escaped(k.kernel) + "\",\"resources\":{\"registers\":" + std::to_string(k.resources.registers) +
+           "\",\"kernel\":\"" + json_escaped(k.kernel) +
+           "\",\"resources\":{\"registers\":" + std::to_string(k.resources.registers) +
            ",\"scalar_registers\":" + std::to_string(k.resources.scalar_registers) +
            ",\"static_shared\":" + std::to_string(k.resources.static_shared) +
            ",\"max_threads\":" + std::to_string(k.resources.max_threads_per_block) +
@@ -353,10 +359,11 @@ inline std::string to_json_line(const tuning_record& r) {
            std::string(to_string(k.kind)) + "\",\"bucket\":" + std::to_string(k.bucket) +
            (k.unit_bucket != 0 ? ",\"unit_bucket\":" + std::to_string(k.unit_bucket) : std::string()) +
            ",\"dynamic_shared\":" + std::to_string(k.dynamic_shared) +
-           ",\"min_efficient_block\":" + std::to_string(k.min_efficient_block) + ",\"chosen\":" + detail::choice_json(r.chosen) +
-           ",\"plan\":" + detail::choice_json(r.plan) + ",\"candidates\":" + std::to_string(r.candidates) +
-           ",\"failed\":" + std::to_string(r.failed) + ",\"tuning_ms\":" + detail::number_text(r.tuning_ms) +
-           ",\"measured_size\":" + std::to_string(r.measured_size) + "}";
+           ",\"min_efficient_block\":" + std::to_string(k.min_efficient_block) +
+           ",\"chosen\":" + detail::choice_json(r.chosen) + ",\"plan\":" + detail::choice_json(r.plan) +
+           ",\"candidates\":" + std::to_string(r.candidates) + ",\"failed\":" + std::to_string(r.failed) +
+           ",\"tuning_ms\":" + detail::number_text(r.tuning_ms) + ",\"measured_size\":" + std::to_string(r.measured_size) +
+           "}";
 }
 
 // A record read back, or why the line is not one (one line of text).
@@ -407,7 +414,9 @@ public:
         return *d;
     }
     void fail(std::string_view name, std::string_view wanted, const json_value& got) {
-        if (error_.empty()) error_ = "\"" + std::string(name) + "\" must be " + std::string(wanted) + ", not " + std::string(to_string(got.type()));
+        if (error_.empty())
+            error_ = "\"" + std::string(name) + "\" must be " + std::string(wanted) + ", not " +
+                     std::string(to_string(got.type()));
     }
     void fail(const std::string& why) {
         if (error_.empty()) error_ = why;
@@ -433,17 +442,22 @@ inline tuned_choice read_choice(record_reader& in, const json_value& object, std
             std::uint64_t xyz[3] = {0, 0, 0};
             for (std::size_t i = 0; i < 3; ++i) {
                 const auto v = (*block)[i].as_uint64();
-                if (!v || *v == 0 || *v > 65536) in.fail("\"" + std::string(name) + ".block\" holds a dimension outside 1..65536");
+                if (!v || *v == 0 || *v > 65536)
+                    in.fail("\"" + std::string(name) + ".block\" holds a dimension outside 1..65536");
                 xyz[i] = v.value_or(1);
             }
             c.block = dims{xyz[0], xyz[1], xyz[2]};
         }
     }
     const std::string grid = in.text(*o, "grid");
-    if (grid == "cover") c.grid = grid_policy::cover;
-    else if (grid == "saturate") c.grid = grid_policy::saturate;
-    else if (grid == "coarsen") c.grid = grid_policy::coarsen;
-    else in.fail("\"" + std::string(name) + ".grid\" must be cover, saturate or coarsen");
+    if (grid == "cover")
+        c.grid = grid_policy::cover;
+    else if (grid == "saturate")
+        c.grid = grid_policy::saturate;
+    else if (grid == "coarsen")
+        c.grid = grid_policy::coarsen;
+    else
+        in.fail("\"" + std::string(name) + ".grid\" must be cover, saturate or coarsen");
     c.factor = static_cast<std::uint32_t>(in.count(*o, "factor", 1024));
     if (c.factor == 0) in.fail("\"" + std::string(name) + ".factor\" must be at least 1");
     c.median_ns = in.real(*o, "median_ns");
@@ -500,10 +514,14 @@ inline tuning_record_result parse_tuning_record(std::string_view line) {
         r.key.resources.local_bytes_per_thread = in.count(*res, "local_bytes", max_reported_limit);
     }
     const std::string kind = in.text(v, "work");
-    if (kind == "elements") r.key.kind = work_kind::elements;
-    else if (kind == "extent") r.key.kind = work_kind::extent;
-    else if (kind == "per_block") r.key.kind = work_kind::per_block;
-    else in.fail("\"work\" must be elements, extent or per_block");
+    if (kind == "elements")
+        r.key.kind = work_kind::elements;
+    else if (kind == "extent")
+        r.key.kind = work_kind::extent;
+    else if (kind == "per_block")
+        r.key.kind = work_kind::per_block;
+    else
+        in.fail("\"work\" must be elements, extent or per_block");
     r.key.bucket = static_cast<std::uint32_t>(in.count(v, "bucket", 64));
     // Written only for per_block work whose unit size was given.
     if (v.find("unit_bucket") != nullptr) r.key.unit_bucket = static_cast<std::uint32_t>(in.count(v, "unit_bucket", 65));
@@ -526,9 +544,9 @@ class tuning_database {
 public:
     struct load_report {
         std::size_t records = 0;
-        std::size_t ignored = 0;         // lines that are not records (or of another format)
-        std::size_t duplicates = 0;      // records replaced by a later one of the same key
-        std::string first_problem;       // "line N: why" for the first ignored line
+        std::size_t ignored = 0;     // lines that are not records (or of another format)
+        std::size_t duplicates = 0;  // records replaced by a later one of the same key
+        std::string first_problem;   // "line N: why" for the first ignored line
     };
 
     // Adds every record of `text` (JSON lines); returns what was read.
@@ -577,7 +595,8 @@ public:
         for (const tuning_record& r : records_) {
             if (!r.key.same_but_bucket(key)) continue;
             const std::uint32_t distance = r.key.bucket > key.bucket ? r.key.bucket - key.bucket : key.bucket - r.key.bucket;
-            if (best == nullptr || distance < best_distance || (distance == best_distance && r.key.bucket < best->key.bucket)) {
+            if (best == nullptr || distance < best_distance ||
+                (distance == best_distance && r.key.bucket < best->key.bucket)) {
                 best = &r;
                 best_distance = distance;
             }

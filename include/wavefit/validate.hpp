@@ -55,8 +55,8 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
         for (int a = 0; a < 3; ++a)
             if (detail::product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
                 // The value saturates at 2^64-1 for a product beyond it; describe() then says "more than".
-                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true, detail::saturating_mul(grid[a], block[a]),
-                         d.max_work_items_per_dimension});
+                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true,
+                         detail::saturating_mul(grid[a], block[a]), d.max_work_items_per_dimension});
 
     // Registers only matter for a block the device and the kernel would otherwise accept.
     const bool shape_ok = threads > 0 && threads <= d.max_threads_per_block && threads <= kernel_max;
@@ -97,7 +97,8 @@ constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resou
             return true;
     }
     const std::uint64_t threads = block.volume();
-    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)) return true;
+    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block))
+        return true;
     return !shared_fits_one_block(d, saturating_add(k.static_shared, cfg.dynamic_shared));
 }
 
@@ -211,12 +212,14 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             if (f.in_grid) {
                 out.message = "grid " + dims_text(cfg.grid) + " has 0 blocks in " + axis + " on " + dev +
                               ": a launch needs at least 1 in every dimension";
-                out.fix = "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
-                          "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
+                out.fix =
+                    "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
+                    "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
             } else {
                 out.message = "block " + dims_text(cfg.block) + " has 0 threads in " + axis + " on " + dev +
                               ": a block needs at least 1 thread in every dimension";
-                out.fix = "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
+                out.fix =
+                    "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
             }
             break;
         case diagnostic_code::block_dim_exceeds_device_limit:
@@ -230,9 +233,12 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t suggestion = detail::min_u64(256, d.max_threads_per_block);
             out.message = "block " + dims_text(cfg.block) + " = " + num(f.value) + " threads exceeds the maximum of " +
                           num(f.limit) + " threads per block on " + dev;
-            out.fix = "use at most " + num(f.limit) + " threads per block, e.g. " + num(suggestion) + " (" +
-                      detail::plural(d.wave_size == 0 ? 0 : suggestion / d.wave_size, wave) + ")" + detail::same_work_hint(cfg, suggestion) +
-                      (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave" : "");
+            out.fix =
+                "use at most " + num(f.limit) + " threads per block, e.g. " + num(suggestion) + " (" +
+                detail::plural(d.wave_size == 0 ? 0 : suggestion / d.wave_size, wave) + ")" +
+                detail::same_work_hint(cfg, suggestion) +
+                (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave"
+                            : "");
             break;
         }
         case diagnostic_code::block_exceeds_kernel_max_threads:
@@ -249,13 +255,15 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             if (f.scalar) {
                 const std::uint64_t per_wave = detail::align_up(k.scalar_registers, d.scalar_register_granule);
                 const std::uint64_t waves_per_simd = per_wave == 0 ? 0 : f.limit / per_wave;
-                const std::uint64_t fits = detail::min_u64(waves_per_simd * d.simds_per_cu * d.wave_size, kernel_max_threads(d, k));
-                out.message = "a block of " + num(threads) + " threads (" + detail::plural(detail::ceil_div(threads, d.wave_size), wave) +
-                              ") with " + num(k.scalar_registers) + " scalar registers per " + wave +
-                              " cannot be resident on one " + cu + " of " + dev + ": at " + num(per_wave) + " SGPRs per " +
-                              wave + " (granule " + num(d.scalar_register_granule) + ") the " + num(f.limit) +
-                              " SGPRs of a SIMD hold " + detail::plural(waves_per_simd, wave) + ", " +
-                              num(waves_per_simd * d.simds_per_cu) + " per " + cu;
+                const std::uint64_t fits =
+                    detail::min_u64(waves_per_simd * d.simds_per_cu * d.wave_size, kernel_max_threads(d, k));
+                out.message = "a block of " + num(threads) + " threads (" +
+                              detail::plural(detail::ceil_div(threads, d.wave_size), wave) + ") with " +
+                              num(k.scalar_registers) + " scalar registers per " + wave + " cannot be resident on one " +
+                              cu + " of " + dev + ": at " + num(per_wave) + " SGPRs per " + wave + " (granule " +
+                              num(d.scalar_register_granule) + ") the " + num(f.limit) + " SGPRs of a SIMD hold " +
+                              detail::plural(waves_per_simd, wave) + ", " + num(waves_per_simd * d.simds_per_cu) + " per " +
+                              cu;
                 out.fix = waves_per_simd > 0 && fits > 0
                               ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits) +
                                     ", or reduce the kernel's scalar register use"
@@ -281,13 +289,15 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t waves_per_simd = d.registers_per_simd_lane / (per_lane == 0 ? 1 : per_lane);
             std::string why;
             if (detail::block_exceeds_register_cap(d, k.registers, waves)) {
-                why = "it needs " + num(detail::saturating_mul(detail::saturating_mul(per_lane, d.wave_size), detail::align_up(waves, d.simds_per_cu))) +
+                why = "it needs " +
+                      num(detail::saturating_mul(detail::saturating_mul(per_lane, d.wave_size),
+                                                 detail::align_up(waves, d.simds_per_cu))) +
                       " registers per block (allocated per " + wave + " and rounded to the " + num(d.simds_per_cu) +
                       " sub-partitions), above the limit of " + num(d.max_registers_per_block);
             } else {
-                why = "the block's " + detail::plural(waves, wave) + " need " + num(detail::ceil_div(waves, d.simds_per_cu)) +
-                      " per " + (d.is_amd() ? "SIMD" : "sub-partition") + ", but " + num(per_lane) +
-                      " registers per lane leave room for only " + num(waves_per_simd) + " (" +
+                why = "the block's " + detail::plural(waves, wave) + " need " +
+                      num(detail::ceil_div(waves, d.simds_per_cu)) + " per " + (d.is_amd() ? "SIMD" : "sub-partition") +
+                      ", but " + num(per_lane) + " registers per lane leave room for only " + num(waves_per_simd) + " (" +
                       num(d.registers_per_simd_lane) + " registers per lane)";
             }
             out.message = "a block of " + num(threads) + " threads with " + num(k.registers) +
@@ -295,28 +305,32 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             out.fix = (fits > 0 ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits)
                                 : std::string("no block size fits these resources"));
             if (f.limit > 0)
-                out.fix += ", or bring the kernel to at most " + num(f.limit) + " registers per thread (e.g. __launch_bounds__(" +
-                           num(threads) + "), which may spill)";
+                out.fix += ", or bring the kernel to at most " + num(f.limit) +
+                           " registers per thread (e.g. __launch_bounds__(" + num(threads) + "), which may spill)";
             break;
         }
         case diagnostic_code::shared_memory_exceeds_limit:
-            out.message = num(k.static_shared) + " static + " + num(cfg.dynamic_shared) + " dynamic = " + bytes_text(f.value) +
-                          " of " + std::string(d.shared_word()) + " per block exceeds the " + bytes_text(f.limit) +
-                          " a block can use on " + dev + (d.is_amd() ? " (AMD has no opt-in beyond the LDS size)" : " even after opting in");
+            out.message = num(k.static_shared) + " static + " + num(cfg.dynamic_shared) +
+                          " dynamic = " + bytes_text(f.value) + " of " + std::string(d.shared_word()) +
+                          " per block exceeds the " + bytes_text(f.limit) + " a block can use on " + dev +
+                          (d.is_amd() ? " (AMD has no opt-in beyond the LDS size)" : " even after opting in");
             out.fix = "shrink the per-block tile so static + dynamic stays within " + bytes_text(f.limit) +
-                      (d.is_amd() ? "; a CUDA tile sized for 100+ KiB of shared memory must be halved or more on " + dev : std::string());
+                      (d.is_amd() ? "; a CUDA tile sized for 100+ KiB of shared memory must be halved or more on " + dev
+                                  : std::string());
             break;
         case diagnostic_code::shared_memory_requires_opt_in:
-            out.message = bytes_text(f.value) + " of shared memory per block exceeds the default " + bytes_text(f.limit) + " on " +
-                          dev + "; up to " + bytes_text(d.shared_per_block_optin) + " is allowed only after opting in";
+            out.message = bytes_text(f.value) + " of shared memory per block exceeds the default " + bytes_text(f.limit) +
+                          " on " + dev + "; up to " + bytes_text(d.shared_per_block_optin) +
+                          " is allowed only after opting in";
             out.fix = "call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
                       num(cfg.dynamic_shared) + ") once before the launch (wavefit::launch does this for you)";
             break;
         case diagnostic_code::grid_dim_exceeds_device_limit: {
             out.message = "grid " + axis + " = " + num(f.value) + " exceeds the maximum grid " + axis + " of " +
                           detail::limit_text(f.limit) + " on " + dev + " (grid " + dims_text(cfg.grid) + ")";
-            out.fix = "use grid " + axis + " = " + num(f.limit) + " and loop over the rest in the kernel (a grid-stride loop), " +
-                      "or move the excess into " + (f.axis == 0 ? "y" : "x") + "; wavefit::plan clamps and tells you when to stride";
+            out.fix = "use grid " + axis + " = " + num(f.limit) +
+                      " and loop over the rest in the kernel (a grid-stride loop), " + "or move the excess into " +
+                      (f.axis == 0 ? "y" : "x") + "; wavefit::plan clamps and tells you when to stride";
             break;
         }
         case diagnostic_code::work_items_exceed_dispatch_limit: {
@@ -324,9 +338,9 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t max_grid = b == 0 ? 0 : f.limit / b;
             out.message = "grid " + axis + " " + num(cfg.grid[f.axis < 0 ? 0 : f.axis]) + " x block " + axis + " " + num(b) +
                           " = " + num(f.value) + " work-items" +
-                          (f.value == detail::u64_max ? " (saturated: the exact product is 2^64 or more)" : "") + " in " + axis +
-                          " exceeds the HSA dispatch limit of " +
-                          detail::limit_text(f.limit) + " per dimension on " + dev;
+                          (f.value == detail::u64_max ? " (saturated: the exact product is 2^64 or more)" : "") + " in " +
+                          axis + " exceeds the HSA dispatch limit of " + detail::limit_text(f.limit) + " per dimension on " +
+                          dev;
             out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(b) +
                       " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y and z";
             break;
@@ -337,7 +351,8 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             const std::uint64_t idle = d.wave_size - threads % d.wave_size;
             out.message = threads < d.wave_size
                               ? "a block of " + num(threads) + " threads fills only " + num(threads) + " of the " +
-                                    num(d.wave_size) + " lanes of one " + wave + " on " + dev + "; " + num(idle) + " lanes idle"
+                                    num(d.wave_size) + " lanes of one " + wave + " on " + dev + "; " + num(idle) +
+                                    " lanes idle"
                               : "a block of " + num(threads) + " threads is not a multiple of the " + num(d.wave_size) +
                                     "-thread " + wave + " on " + dev + ": " + detail::plural(waves, wave) +
                                     " are scheduled and " + num(idle) + " lanes idle";

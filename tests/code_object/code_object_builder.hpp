@@ -57,10 +57,14 @@ struct msgpack {
         return raw({0xdd}).big_endian(n, 4);
     }
     msgpack& str(std::string_view s) {
-        if (s.size() < 32) raw({static_cast<std::uint8_t>(0xa0 | s.size())});
-        else if (s.size() < 0x100) raw({0xd9}).big_endian(s.size(), 1);
-        else if (s.size() < 0x10000) raw({0xda}).big_endian(s.size(), 2);
-        else raw({0xdb}).big_endian(s.size(), 4);
+        if (s.size() < 32)
+            raw({static_cast<std::uint8_t>(0xa0 | s.size())});
+        else if (s.size() < 0x100)
+            raw({0xd9}).big_endian(s.size(), 1);
+        else if (s.size() < 0x10000)
+            raw({0xda}).big_endian(s.size(), 2);
+        else
+            raw({0xdb}).big_endian(s.size(), 4);
         append(out, s);
         return *this;
     }
@@ -196,12 +200,12 @@ inline code_object_layout code_object_with_layout(const bytes& desc, const elf_o
         put_le(f, 60, 2, 3);
         put_le(f, 62, 2, 2);
         const std::size_t note_header = l.shoff + 64, names_header = l.shoff + 128;
-        put_le(f, note_header, 4, 1);  // ".note"
+        put_le(f, note_header, 4, 1);      // ".note"
         put_le(f, note_header + 4, 4, 7);  // SHT_NOTE
         put_le(f, note_header + 24, 8, l.note);
         put_le(f, note_header + 32, 8, l.note_size);
         put_le(f, note_header + 48, 8, o.note_align);
-        put_le(f, names_header, 4, 7);  // ".shstrtab"
+        put_le(f, names_header, 4, 7);      // ".shstrtab"
         put_le(f, names_header + 4, 4, 3);  // SHT_STRTAB
         put_le(f, names_header + 24, 8, l.shstrtab);
         put_le(f, names_header + 32, 8, 17);
@@ -216,7 +220,7 @@ inline bytes code_object(const bytes& desc, const elf_options& o = {}) { return 
 inline bytes host_elf(const std::vector<std::pair<std::string, bytes>>& sections, std::size_t align = 16) {
     bytes f(64, 0);
     f[0] = 0x7f, f[1] = 'E', f[2] = 'L', f[3] = 'F', f[4] = 2, f[5] = 1, f[6] = 1;
-    put_le(f, 16, 2, 1);  // ET_REL
+    put_le(f, 16, 2, 1);   // ET_REL
     put_le(f, 18, 2, 62);  // EM_X86_64
     put_le(f, 20, 4, 1);
     put_le(f, 52, 2, 64);
@@ -261,7 +265,8 @@ inline bytes host_elf(const std::vector<std::pair<std::string, bytes>>& sections
 
 // host_elf plus the dynamic section of an executable or shared library that links `needed` (one
 // DT_NEEDED entry each, then DT_NULL) and its string table.
-inline bytes host_elf_linking(const std::vector<std::string>& needed, std::vector<std::pair<std::string, bytes>> sections = {}) {
+inline bytes host_elf_linking(const std::vector<std::string>& needed,
+                              std::vector<std::pair<std::string, bytes>> sections = {}) {
     bytes dynstr(1, 0);
     bytes dynamic;
     for (const std::string& lib : needed) {
@@ -276,9 +281,9 @@ inline bytes host_elf_linking(const std::vector<std::string>& needed, std::vecto
     sections.emplace_back(".dynamic", dynamic);
     bytes f = host_elf(sections, 8);
     const std::size_t shoff = static_cast<std::size_t>(get_le(f, 40, 8));
-    const std::size_t dynstr_index = sections.size() - 1;  // section 0 is the null section
-    put_le(f, shoff + dynstr_index * 64 + 4, 4, 3);                   // SHT_STRTAB
-    put_le(f, shoff + (dynstr_index + 1) * 64 + 4, 4, 6);             // SHT_DYNAMIC
+    const std::size_t dynstr_index = sections.size() - 1;              // section 0 is the null section
+    put_le(f, shoff + dynstr_index * 64 + 4, 4, 3);                    // SHT_STRTAB
+    put_le(f, shoff + (dynstr_index + 1) * 64 + 4, 4, 6);              // SHT_DYNAMIC
     put_le(f, shoff + (dynstr_index + 1) * 64 + 40, 4, dynstr_index);  // sh_link
     return f;
 }

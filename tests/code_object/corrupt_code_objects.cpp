@@ -36,8 +36,8 @@ struct field {
 };
 
 struct landmarks {
-    std::vector<field> fields;              // header fields worth setting to hostile values
-    std::vector<std::uint64_t> boundaries;  // starts and ends of headers, tables, sections, entries
+    std::vector<field> fields;                                      // header fields worth setting to hostile values
+    std::vector<std::uint64_t> boundaries;                          // starts and ends of headers, tables, sections, entries
     std::vector<std::pair<std::uint64_t, std::uint64_t>> metadata;  // msgpack documents (offset, size)
     std::vector<std::pair<std::uint64_t, std::uint64_t>> section_tables;  // (offset, count) of ELF section headers
     std::vector<std::pair<std::uint64_t, std::uint64_t>> bundles;         // (offset, entries) of offload bundles
@@ -52,14 +52,15 @@ void find_in_bundles(const d::byte_view& file, d::byte_view region, landmarks& l
 void find_in_elf(const d::byte_view& file, d::byte_view elf, landmarks& lm) {
     const d::elf_file f = d::read_elf(elf);
     const std::uint64_t b = elf.base;
-    static const field header[] = {{4, 1}, {5, 1}, {16, 2}, {18, 2}, {32, 8}, {40, 8}, {52, 2},
-                                   {54, 2}, {56, 2}, {58, 2}, {60, 2}, {62, 2}};
+    static const field header[] = {{4, 1},  {5, 1},  {16, 2}, {18, 2}, {32, 8}, {40, 8},
+                                   {52, 2}, {54, 2}, {56, 2}, {58, 2}, {60, 2}, {62, 2}};
     for (const field& h : header) lm.fields.push_back({b + h.offset, h.width});
     lm.boundaries.insert(lm.boundaries.end(), {b, b + 16, b + 64, b + elf.size});
     const std::uint64_t phoff = elf.u64(32, "e_phoff"), shoff = elf.u64(40, "e_shoff");
     for (std::uint64_t i = 0; i < f.segments.size(); ++i) {
         const std::uint64_t at = b + phoff + i * 56;
-        for (const field& p : {field{0, 4}, field{8, 8}, field{32, 8}, field{48, 8}}) lm.fields.push_back({at + p.offset, p.width});
+        for (const field& p : {field{0, 4}, field{8, 8}, field{32, 8}, field{48, 8}})
+            lm.fields.push_back({at + p.offset, p.width});
         lm.boundaries.push_back(at);
     }
     lm.section_tables.push_back({b + shoff, f.sections.size()});
@@ -67,7 +68,8 @@ void find_in_elf(const d::byte_view& file, d::byte_view elf, landmarks& lm) {
         const std::uint64_t at = b + shoff + i * 64;
         for (const field& s : {field{0, 4}, field{4, 4}, field{24, 8}, field{32, 8}, field{48, 8}})
             lm.fields.push_back({at + s.offset, s.width});
-        lm.boundaries.insert(lm.boundaries.end(), {at, b + f.sections[i].offset, b + f.sections[i].offset + f.sections[i].size});
+        lm.boundaries.insert(lm.boundaries.end(),
+                             {at, b + f.sections[i].offset, b + f.sections[i].offset + f.sections[i].size});
     }
     if (f.machine == d::elf_machine_amdgpu) {
         d::for_each_note(f, [&](const d::elf_note& n) {
@@ -91,7 +93,8 @@ void find_in_bundles(const d::byte_view& file, d::byte_view region, landmarks& l
         lm.boundaries.insert(lm.boundaries.end(), {start, start + 24, start + 32, start + bundle.extent});
         for (const d::offload_bundle_entry& e : bundle.entries) {
             const std::uint64_t header = offset_in(file, e.id.data()) - 24;
-            for (const field& h : {field{0, 8}, field{8, 8}, field{16, 8}}) lm.fields.push_back({header + h.offset, h.width});
+            for (const field& h : {field{0, 8}, field{8, 8}, field{16, 8}})
+                lm.fields.push_back({header + h.offset, h.width});
             lm.boundaries.insert(lm.boundaries.end(), {header, e.contents.base, e.contents.base + e.contents.size});
             if (e.contents.starts_with(d::elf_magic)) find_in_elf(file, e.contents, lm);
         }
@@ -101,8 +104,10 @@ void find_in_bundles(const d::byte_view& file, d::byte_view region, landmarks& l
 landmarks find_landmarks(const bytes& data) {
     landmarks lm;
     const d::byte_view file{data.data(), data.size(), 0};
-    if (file.starts_with(d::offload_bundle_magic)) find_in_bundles(file, file, lm);
-    else find_in_elf(file, file, lm);
+    if (file.starts_with(d::offload_bundle_magic))
+        find_in_bundles(file, file, lm);
+    else
+        find_in_elf(file, file, lm);
     std::sort(lm.boundaries.begin(), lm.boundaries.end());
     lm.boundaries.erase(std::unique(lm.boundaries.begin(), lm.boundaries.end()), lm.boundaries.end());
     return lm;
@@ -202,8 +207,10 @@ bool corrupt_file(const std::string& path, double limit_ms) {
     //    of the file, the file size, small changes of the real value.
     for (const field& f : lm.fields) {
         const std::uint64_t real = get(original, f.offset, f.width);
-        const std::uint64_t values[] = {0, ~std::uint64_t{0}, std::uint64_t{1} << (8 * f.width - 1), size, size + 1,
-                                        size - 1, real + 1, real - 1, real ^ 0x80, real * 2, real + size / 2};
+        const std::uint64_t values[] = {0,        ~std::uint64_t{0}, std::uint64_t{1} << (8 * f.width - 1),
+                                        size,     size + 1,          size - 1,
+                                        real + 1, real - 1,          real ^ 0x80,
+                                        real * 2, real + size / 2};
         for (const std::uint64_t v : values) {
             put(work, f.offset, f.width, v);
             h.check(work, "field at " + d::hex(f.offset) + " set to " + d::hex(v));
@@ -215,10 +222,9 @@ bool corrupt_file(const std::string& path, double limit_ms) {
     //    string, an invalid type byte, or a deep nest.
     for (const auto& [start, length] : lm.metadata) {
         for (std::uint64_t at = start; at < start + length; ++at) {
-            const std::uint8_t saved[5] = {work[at], at + 1 < size ? work[at + 1] : std::uint8_t{0},
-                                           at + 2 < size ? work[at + 2] : std::uint8_t{0},
-                                           at + 3 < size ? work[at + 3] : std::uint8_t{0},
-                                           at + 4 < size ? work[at + 4] : std::uint8_t{0}};
+            const std::uint8_t saved[5] = {
+                work[at], at + 1 < size ? work[at + 1] : std::uint8_t{0}, at + 2 < size ? work[at + 2] : std::uint8_t{0},
+                at + 3 < size ? work[at + 3] : std::uint8_t{0}, at + 4 < size ? work[at + 4] : std::uint8_t{0}};
             const auto restore = [&] {
                 for (unsigned i = 0; i < 5; ++i)
                     if (at + i < size) work[at + i] = saved[i];
@@ -254,7 +260,8 @@ bool corrupt_file(const std::string& path, double limit_ms) {
             bytes overlapped = original;
             for (std::uint64_t i = 0; i < count; ++i)
                 std::memcpy(&overlapped[table + i * 64], &original[table + source * 64], 64);
-            h.check(overlapped, "all section headers at " + d::hex(table) + " copied from section " + std::to_string(source));
+            h.check(overlapped,
+                    "all section headers at " + d::hex(table) + " copied from section " + std::to_string(source));
         }
     }
     //    Every bundle entry pointed at the largest entry's bytes.
@@ -287,20 +294,20 @@ bool corrupt_file(const std::string& path, double limit_ms) {
         const int n = 1 + static_cast<int>(rng() % 8);
         for (int i = 0; i < n; ++i) {
             // Half of the damage lands on header fields, half anywhere.
-            const std::uint64_t at = (i % 2 == 0 && !lm.fields.empty()) ? lm.fields[rng() % lm.fields.size()].offset + rng() % 8
-                                                                         : rng() % size;
+            const std::uint64_t at =
+                (i % 2 == 0 && !lm.fields.empty()) ? lm.fields[rng() % lm.fields.size()].offset + rng() % 8 : rng() % size;
             if (at < size) damaged[at] = static_cast<std::uint8_t>(rng());
         }
         h.check(damaged, "random damage round " + std::to_string(round));
     }
 
     const run_stats& s = h.stats;
-    std::printf("%s (%s bytes, %zu fields, %zu boundaries): %llu corrupted copies, %llu read, %llu rejected, "
-                "%llu failures; slowest read %.2f ms (%s), %.0f ms in all\n",
-                path.c_str(), hex_size.c_str(), lm.fields.size(), lm.boundaries.size(),
-                static_cast<unsigned long long>(s.runs), static_cast<unsigned long long>(s.accepted),
-                static_cast<unsigned long long>(s.rejected), static_cast<unsigned long long>(s.failures), s.max_ms,
-                s.slowest.c_str(), s.total_ms);
+    std::printf(
+        "%s (%s bytes, %zu fields, %zu boundaries): %llu corrupted copies, %llu read, %llu rejected, "
+        "%llu failures; slowest read %.2f ms (%s), %.0f ms in all\n",
+        path.c_str(), hex_size.c_str(), lm.fields.size(), lm.boundaries.size(), static_cast<unsigned long long>(s.runs),
+        static_cast<unsigned long long>(s.accepted), static_cast<unsigned long long>(s.rejected),
+        static_cast<unsigned long long>(s.failures), s.max_ms, s.slowest.c_str(), s.total_ms);
     return s.failures == 0;
 }
 
@@ -311,8 +318,10 @@ int main(int argc, char** argv) {
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--max-ms" && i + 1 < argc) limit_ms = std::atof(argv[++i]);
-        else files.emplace_back(arg);
+        if (arg == "--max-ms" && i + 1 < argc)
+            limit_ms = std::atof(argv[++i]);
+        else
+            files.emplace_back(arg);
     }
     if (files.empty()) {
         std::fputs("usage: corrupt_code_objects [--max-ms MS] FILE...\n", stderr);

@@ -54,13 +54,14 @@ void print_kernel(const wavefit::code_object_kernel& k) {
         const wavefit::kernel_resources r = k.resources();
         const std::uint64_t bound = r.max_threads_per_block == 0 ? d->max_threads_per_block : r.max_threads_per_block;
         bool first = true;
-        for (std::uint64_t block = d->wave_size; block <= bound && block <= d->max_threads_per_block; block += d->wave_size) {
+        for (std::uint64_t block = d->wave_size; block <= bound && block <= d->max_threads_per_block;
+             block += d->wave_size) {
             const wavefit::occupancy_report o = wavefit::occupancy(*d, r, block);
             line += first ? "" : ",";
             first = false;
             line += "{\"block\":" + std::to_string(block) + field("active_blocks_per_cu", o.active_blocks_per_cu) +
-                    field("active_waves_per_cu", o.active_waves_per_cu) + ",\"limiter\":" +
-                    json_string(wavefit::to_string(o.limited_by)) + "}";
+                    field("active_waves_per_cu", o.active_waves_per_cu) +
+                    ",\"limiter\":" + json_string(wavefit::to_string(o.limited_by)) + "}";
         }
     }
     line += "]}";

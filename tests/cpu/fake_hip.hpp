@@ -40,8 +40,8 @@ struct counters {
     std::atomic<int> function_attribute_calls{0};
     std::atomic<int> set_attribute_calls{0};
     std::atomic<int> launches{0};
-    std::atomic<int> bad_launches{0};       // a launch the fake device would refuse
-    std::atomic<int> wrong_arguments{0};    // kernel arguments that did not arrive as passed
+    std::atomic<int> bad_launches{0};          // a launch the fake device would refuse
+    std::atomic<int> wrong_arguments{0};       // kernel arguments that did not arrive as passed
     std::atomic<int> fail_properties_for{-1};  // device whose next property queries fail
     std::atomic<int> property_failures_left{0};
     std::atomic<int> wrong_device_launches{0};    // launched into a stream while another device was current

@@ -139,7 +139,8 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
     if (fake::count().fail_properties_for.load() == deviceId && fake::count().property_failures_left.fetch_sub(1) > 0)
         return hipErrorNotReady;
     *prop = hipDeviceProp_t{};
-    std::snprintf(prop->name, sizeof prop->name, deviceId == fake::small_device ? "Fake small GPU %d" : "Fake MI300X %d", deviceId);
+    std::snprintf(prop->name, sizeof prop->name, deviceId == fake::small_device ? "Fake small GPU %d" : "Fake MI300X %d",
+                  deviceId);
     std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gfx942:sramecc+:xnack-");
     return hipSuccess;
 }
@@ -187,15 +188,17 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
     return hipSuccess;
 }
 
-hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
-                           size_t sharedMemBytes, hipStream_t stream) {
+hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args, size_t sharedMemBytes,
+                           hipStream_t stream) {
     (void)function_address;
     fake::count().launches.fetch_add(1);
-    if (stream != nullptr && fake::device_of(stream) != fake::current_device) fake::count().wrong_device_launches.fetch_add(1);
+    if (stream != nullptr && fake::device_of(stream) != fake::current_device)
+        fake::count().wrong_device_launches.fetch_add(1);
     // Judged by the limits of the device the launch goes to, as the fake reports them.
     const int device = stream != nullptr ? fake::device_of(stream) : fake::current_device;
     const std::uint64_t threads = std::uint64_t{dimBlocks.x} * dimBlocks.y * dimBlocks.z;
-    if (threads == 0 || threads > static_cast<std::uint64_t>(fake::attribute(hipDeviceAttributeMaxThreadsPerBlock, device)) ||
+    if (threads == 0 ||
+        threads > static_cast<std::uint64_t>(fake::attribute(hipDeviceAttributeMaxThreadsPerBlock, device)) ||
         numBlocks.x == 0 || numBlocks.y == 0 || numBlocks.z == 0 || numBlocks.y > 65536 || numBlocks.z > 65536 ||
         std::uint64_t{numBlocks.x} * dimBlocks.x > 4294967295u ||
         sharedMemBytes > static_cast<std::size_t>(fake::attribute(hipDeviceAttributeSharedMemPerBlockOptin, device)))
@@ -203,7 +206,8 @@ hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 di
     if (sharedMemBytes > 65536 && sharedMemBytes > static_cast<std::size_t>(fake::dynamic_shared_of(function_address)))
         return hipErrorInvalidValue;
     // Every kernel here is (float*, int): the int must arrive as the value the test passed (4099).
-    if (fake::count().check_arguments.load() && (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099))
+    if (fake::count().check_arguments.load() &&
+        (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099))
         fake::count().wrong_arguments.fetch_add(1);
     std::lock_guard<std::mutex> lock(fake::clock_mutex);
     fake::clocks()[stream] += fake::model()(function_address, numBlocks, dimBlocks);

@@ -23,7 +23,9 @@ namespace spec {
 
 inline constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
-inline bool contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
+inline bool contains(std::string_view haystack, std::string_view needle) {
+    return haystack.find(needle) != std::string_view::npos;
+}
 
 inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
@@ -76,8 +78,8 @@ inline checked_launch check_launch(const wavefit::device_limits& d, const wavefi
     o.valid = no_error(o.diagnostics);
     const wavefit::findings f = wavefit::find_problems(d, k, c);
     for (const wavefit::diagnostic& dg : o.diagnostics)
-        o.text += std::string(wavefit::to_string(dg.code)) + " (" + std::string(wavefit::to_string(dg.severity)) + "): " +
-                  dg.message + " | fix: " + dg.fix + "\n";
+        o.text += std::string(wavefit::to_string(dg.code)) + " (" + std::string(wavefit::to_string(dg.severity)) +
+                  "): " + dg.message + " | fix: " + dg.fix + "\n";
     INFO("device " << wavefit::device_text(d) << ", grid (" << c.grid.x << ", " << c.grid.y << ", " << c.grid.z
                    << "), block (" << c.block.x << ", " << c.block.y << ", " << c.block.z << "), dynamic shared "
                    << c.dynamic_shared << "\n"

@@ -20,7 +20,10 @@ TEST_CASE("an argument keeps UTF-8 and escapes control characters, quotes and ba
     REQUIRE(cli::quoted("a\nb\tc") == "'a\\nb\\tc'");
     REQUIRE(cli::quoted("\x1b[2J\x7f"s) == "'\\x1b[2J\\x7f'");
     REQUIRE(cli::quoted("\0"s) == "'\\x00'");
-    REQUIRE(cli::quoted("gr\xc3\xb6\xc3\x9f" "e") == "'gr\xc3\xb6\xc3\x9f" "e'");
+    REQUIRE(cli::quoted("gr\xc3\xb6\xc3\x9f"
+                        "e") ==
+            "'gr\xc3\xb6\xc3\x9f"
+            "e'");
     REQUIRE(cli::escaped("it's") == "it\\'s");
 }
 
@@ -61,8 +64,7 @@ TEST_CASE("a demangled name comes apart into signature, qualified name, template
         "void wavefit_samples::tiled_transform<double, 1024, wavefit_samples::ops::scaled_sum<double> >"
         "(double const*, double const*, double*, wavefit_samples::ops::scaled_sum<double>, unsigned long long)";
     const std::string_view signature = cli::without_parameters(name);
-    REQUIRE(signature ==
-            "void wavefit_samples::tiled_transform<double, 1024, wavefit_samples::ops::scaled_sum<double> >");
+    REQUIRE(signature == "void wavefit_samples::tiled_transform<double, 1024, wavefit_samples::ops::scaled_sum<double> >");
     const std::string_view qualified = cli::without_return_type(signature);
     REQUIRE(qualified == "wavefit_samples::tiled_transform<double, 1024, wavefit_samples::ops::scaled_sum<double> >");
     REQUIRE(cli::without_template_arguments(qualified) == "wavefit_samples::tiled_transform");

@@ -73,7 +73,8 @@ cob::code_object_layout big_code_object(std::size_t megabytes) {
 
 TEST_CASE("inputs that are no AMDGPU code object are refused with the reason", "[code_object][hostile]") {
     CHECK_THAT(error_of({}), Catch::Contains("empty input"));
-    CHECK_THAT(error_of(bytes{'h', 'e', 'l', 'l', 'o'}), Catch::Contains("not an AMDGPU code object, clang offload bundle or ELF"));
+    CHECK_THAT(error_of(bytes{'h', 'e', 'l', 'l', 'o'}),
+               Catch::Contains("not an AMDGPU code object, clang offload bundle or ELF"));
     bytes archive;
     cob::append(archive, "!<arch>\nmember.o/       ");
     CHECK_THAT(error_of(archive), Catch::Contains("static archives are not supported"));
@@ -89,10 +90,12 @@ TEST_CASE("inputs that are no AMDGPU code object are refused with the reason", "
 }
 
 TEST_CASE("a binary without device code names the shared libraries its kernels may sit in", "[code_object][hostile]") {
-    const std::string app = error_of(cob::host_elf_linking({"libkernels.so", "libamdhip64.so.6", "libstdc++.so.6", "libc.so.6"}));
+    const std::string app =
+        error_of(cob::host_elf_linking({"libkernels.so", "libamdhip64.so.6", "libstdc++.so.6", "libc.so.6"}));
     CAPTURE(app);
-    CHECK_THAT(app, Catch::Contains("no .hip_fatbin section") && Catch::Contains("shared library it links: libkernels.so (") &&
-                        !Catch::Contains("libc.so") && !Catch::Contains("libamdhip64"));
+    CHECK_THAT(app, Catch::Contains("no .hip_fatbin section") &&
+                        Catch::Contains("shared library it links: libkernels.so (") && !Catch::Contains("libc.so") &&
+                        !Catch::Contains("libamdhip64"));
     CHECK_THAT(error_of(cob::host_elf_linking({"libamdhip64.so.6", "libc.so.6"})),
                Catch::Contains("links only the C, C++ and GPU runtimes"));
     std::vector<std::string> many;
@@ -143,7 +146,8 @@ TEST_CASE("compressed offload bundles are refused as such, wherever they appear"
     cob::append(ccob, "CCOB");
     cob::append(ccob, bytes(60, 0x11));
     CHECK_THAT(error_of(ccob), Catch::Contains("compressed offload bundles are not supported"));
-    CHECK_THAT(error_of(cob::host_elf({{".hip_fatbin", ccob}})), Catch::Contains("compressed offload bundles are not supported"));
+    CHECK_THAT(error_of(cob::host_elf({{".hip_fatbin", ccob}})),
+               Catch::Contains("compressed offload bundles are not supported"));
     CHECK_THAT(error_of(cob::bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", ccob}})),
                Catch::Contains("compressed offload bundles are not supported"));
 }
@@ -200,7 +204,8 @@ TEST_CASE("metadata values of the wrong type, negative or beyond 32 bits are ref
         return cob::code_object(m.out);
     };
     CHECK(error_of(with_vgpr({0xcd, 0x01, 0x00})).empty());  // 256
-    CHECK_THAT(error_of(with_vgpr({0xcf, 0, 0, 0, 1, 0, 0, 0, 0})), Catch::Contains(".vgpr_count") && Catch::Contains("beyond 32 bits"));
+    CHECK_THAT(error_of(with_vgpr({0xcf, 0, 0, 0, 1, 0, 0, 0, 0})),
+               Catch::Contains(".vgpr_count") && Catch::Contains("beyond 32 bits"));
     CHECK_THAT(error_of(with_vgpr({0xff})), Catch::Contains("negative"));
     CHECK_THAT(error_of(with_vgpr({0xd2, 0x80, 0, 0, 0})), Catch::Contains("negative"));
     CHECK_THAT(error_of(with_vgpr({0xa2, 'x', 'y'})), Catch::Contains("is not an integer"));
@@ -262,17 +267,17 @@ TEST_CASE("section and program headers pointing outside the file, or overflowing
         const char* expect;
     };
     const damage cases[] = {
-        {40, 8, size, "section header table"},                          // e_shoff at the end
-        {40, 8, ~std::uint64_t{0} - 8, "section header table"},         // e_shoff overflowing
-        {60, 2, 0xfffe, "section header table"},                        // e_shnum beyond the file
-        {58, 2, 40, "section header size"},                             // e_shentsize
-        {62, 2, 9, "section name table index"},                         // e_shstrndx >= e_shnum
-        {note_header + 24, 8, size, "note section"},                    // sh_offset at the end
-        {note_header + 24, 8, ~std::uint64_t{0}, "note section"},       // sh_offset + sh_size overflows
-        {note_header + 32, 8, ~std::uint64_t{0}, "note section"},       // sh_size huge
-        {note_header, 4, 0xfffffff0, "section name offset"},            // sh_name outside .shstrtab
-        {32, 8, size - 8, "program header table"},                      // e_phoff near the end
-        {56, 2, 0xffff, "extended program header numbering"},           // PN_XNUM
+        {40, 8, size, "section header table"},                     // e_shoff at the end
+        {40, 8, ~std::uint64_t{0} - 8, "section header table"},    // e_shoff overflowing
+        {60, 2, 0xfffe, "section header table"},                   // e_shnum beyond the file
+        {58, 2, 40, "section header size"},                        // e_shentsize
+        {62, 2, 9, "section name table index"},                    // e_shstrndx >= e_shnum
+        {note_header + 24, 8, size, "note section"},               // sh_offset at the end
+        {note_header + 24, 8, ~std::uint64_t{0}, "note section"},  // sh_offset + sh_size overflows
+        {note_header + 32, 8, ~std::uint64_t{0}, "note section"},  // sh_size huge
+        {note_header, 4, 0xfffffff0, "section name offset"},       // sh_name outside .shstrtab
+        {32, 8, size - 8, "program header table"},                 // e_phoff near the end
+        {56, 2, 0xffff, "extended program header numbering"},      // PN_XNUM
     };
     for (const damage& d : cases) {
         bytes b = l.file;
@@ -344,8 +349,7 @@ TEST_CASE("any single damaged byte reads or is refused cleanly", "[code_object][
     }
 }
 
-TEST_CASE("overlapping regions cannot multiply the work: refusal stays linear in the file size",
-          "[code_object][hostile]") {
+TEST_CASE("overlapping regions cannot multiply the work: refusal stays linear in the file size", "[code_object][hostile]") {
     const cob::code_object_layout big = big_code_object(4);
     REQUIRE(error_of(big.file).empty());
 
@@ -353,8 +357,9 @@ TEST_CASE("overlapping regions cannot multiply the work: refusal stays linear in
         // Append a section header table of 65535 copies of the .note header.
         bytes b = big.file;
         const std::size_t shoff = b.size();
-        for (std::size_t i = 0; i < 65535; ++i) b.insert(b.end(), big.file.begin() + static_cast<std::ptrdiff_t>(big.shoff + 64),
-                                                          big.file.begin() + static_cast<std::ptrdiff_t>(big.shoff + 128));
+        for (std::size_t i = 0; i < 65535; ++i)
+            b.insert(b.end(), big.file.begin() + static_cast<std::ptrdiff_t>(big.shoff + 64),
+                     big.file.begin() + static_cast<std::ptrdiff_t>(big.shoff + 128));
         cob::put_le(b, 40, 8, shoff);
         cob::put_le(b, 60, 2, 65535);
         cob::put_le(b, 62, 2, 0);
@@ -385,9 +390,11 @@ TEST_CASE("overlapping regions cannot multiply the work: refusal stays linear in
         bytes elf = cob::host_elf({{".hip_fatbin", fatbin}});
         const std::uint64_t shoff = cob::get_le(elf, 40, 8);
         const std::size_t fatbin_header = static_cast<std::size_t>(shoff + 64);
-        const bytes copy(elf.begin() + static_cast<std::ptrdiff_t>(fatbin_header), elf.begin() + static_cast<std::ptrdiff_t>(fatbin_header + 64));
+        const bytes copy(elf.begin() + static_cast<std::ptrdiff_t>(fatbin_header),
+                         elf.begin() + static_cast<std::ptrdiff_t>(fatbin_header + 64));
         const std::size_t names_header = static_cast<std::size_t>(shoff + 128);
-        const bytes names(elf.begin() + static_cast<std::ptrdiff_t>(names_header), elf.begin() + static_cast<std::ptrdiff_t>(names_header + 64));
+        const bytes names(elf.begin() + static_cast<std::ptrdiff_t>(names_header),
+                          elf.begin() + static_cast<std::ptrdiff_t>(names_header + 64));
         elf.resize(static_cast<std::size_t>(shoff) + 64);  // keep the null header
         for (int i = 0; i < 1000; ++i) cob::append(elf, copy);
         cob::append(elf, names);

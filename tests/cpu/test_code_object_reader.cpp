@@ -121,8 +121,8 @@ TEST_CASE("optional metadata fields default to zero; unknown keys and every msgp
     m.str("amdhsa.kernels").array(1);
     m.map(12);
     m.str(".name").str("_Z1kv").str(".symbol").str("_Z1kv.kd");
-    m.str(".vgpr_count").raw({0xcf, 0, 0, 0, 0, 0, 0, 0, 40});  // uint64 encoding
-    m.str(".sgpr_count").raw({0xd0, 20});                       // int8 encoding of a positive value
+    m.str(".vgpr_count").raw({0xcf, 0, 0, 0, 0, 0, 0, 0, 40});   // uint64 encoding
+    m.str(".sgpr_count").raw({0xd0, 20});                        // int8 encoding of a positive value
     m.str(".group_segment_fixed_size").raw({0xce, 0, 1, 0, 0});  // uint32: 65536
     m.str(".private_segment_fixed_size").number(0);
     m.str(".max_flat_workgroup_size").raw({0xd1, 0x01, 0x00});  // int16: 256
@@ -206,13 +206,13 @@ TEST_CASE("bundle entries of other offload kinds and vendors are skipped", "[cod
 TEST_CASE("a host ELF's .hip_fatbin with two zero-padded bundles yields the kernels of both", "[code_object]") {
     cob::kernel_spec second;
     second.name = "_Z15second_tu_scalePddj";
-    const bytes first_bundle = cob::bundle({{"host-x86_64-unknown-linux", {}},
-                                            {"hipv4-amdgcn-amd-amdhsa--gfx90a",
-                                             cob::code_object(cob::metadata({mfma_kernel(), spilling_kernel()}))}},
-                                           4096);
-    const bytes second_bundle = cob::bundle({{"host-x86_64-unknown-linux", {}},
-                                             {"hipv4-amdgcn-amd-amdhsa--gfx90a", cob::code_object(cob::metadata({second}))}},
-                                            4096);
+    const bytes first_bundle = cob::bundle(
+        {{"host-x86_64-unknown-linux", {}},
+         {"hipv4-amdgcn-amd-amdhsa--gfx90a", cob::code_object(cob::metadata({mfma_kernel(), spilling_kernel()}))}},
+        4096);
+    const bytes second_bundle = cob::bundle(
+        {{"host-x86_64-unknown-linux", {}}, {"hipv4-amdgcn-amd-amdhsa--gfx90a", cob::code_object(cob::metadata({second}))}},
+        4096);
     bytes fatbin = first_bundle;
     cob::pad_to(fatbin, 4096);
     cob::append(fatbin, second_bundle);
@@ -230,13 +230,15 @@ TEST_CASE("read_kernels_from_file reads a file and names it in errors", "[code_o
     const std::filesystem::path bad = dir / "wavefit_test_code_object.txt";
     {
         const bytes co = cob::code_object(cob::metadata({mfma_kernel()}));
-        std::ofstream(good, std::ios::binary).write(reinterpret_cast<const char*>(co.data()), static_cast<std::streamsize>(co.size()));
+        std::ofstream(good, std::ios::binary)
+            .write(reinterpret_cast<const char*>(co.data()), static_cast<std::streamsize>(co.size()));
         std::ofstream(bad) << "not a code object\n";
     }
     CHECK(wavefit::read_kernels_from_file(good.string()).at(0).vgpr_count == 276);
     CHECK_THROWS_WITH(wavefit::read_kernels_from_file(bad.string()),
                       Catch::StartsWith(bad.string() + ": not an AMDGPU code object"));
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()), Catch::EndsWith(": no such file"));
+    CHECK_THROWS_WITH(wavefit::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()),
+                      Catch::EndsWith(": no such file"));
     CHECK_THROWS_WITH(wavefit::read_kernels_from_file(dir.string()), Catch::EndsWith(": not a regular file"));
     std::filesystem::remove(good);
     std::filesystem::remove(bad);

@@ -163,8 +163,7 @@ TEST_CASE("209 is hipErrorNoBinaryForGpu, not an invalid configuration") {
         CHECK(name_of(find_explanation("HIP error 9")) == "hipErrorInvalidConfiguration");
         CHECK(name_of(find_explanation("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")) ==
               "hipErrorNoBinaryForGpu");
-        CHECK(name_of(find_explanation("Unable to find code object for all current devices")) ==
-              "hipErrorNoBinaryForGpu");
+        CHECK(name_of(find_explanation("Unable to find code object for all current devices")) == "hipErrorNoBinaryForGpu");
     }
 }
 
@@ -196,8 +195,7 @@ TEST_CASE("CUDA message texts are cudaGetErrorString's and resolve to their entr
 
 TEST_CASE("HIP message texts are those of current ROCm's hipGetErrorString") {
     CHECK(find_explanation("hipErrorInvalidConfiguration")->message == "invalid configuration argument");
-    CHECK(find_explanation("hipErrorNoBinaryForGpu")->message ==
-          "no kernel image is available for execution on the device");
+    CHECK(find_explanation("hipErrorNoBinaryForGpu")->message == "no kernel image is available for execution on the device");
     CHECK(find_explanation("hipErrorNoDevice")->message == "no ROCm-capable device is detected");
     CHECK(find_explanation("hipErrorInvalidKernelFile")->message == "invalid kernel file");
     CHECK(name_of(find_explanation("no ROCm-capable device is detected")) == "hipErrorNoDevice");
@@ -229,8 +227,7 @@ TEST_CASE("runtime messages embedded in longer log lines are found") {
     CHECK(name_of(find_explanation("CUDA error: invalid configuration argument at foo.cu:12")) ==
           "hipErrorInvalidConfiguration");
     CHECK(name_of(find_explanation("RuntimeError: HIP error: invalid device function\nHIP kernel errors might be "
-                                   "asynchronously reported at some other API call")) ==
-          "hipErrorInvalidDeviceFunction");
+                                   "asynchronously reported at some other API call")) == "hipErrorInvalidDeviceFunction");
     CHECK(name_of(find_explanation("RuntimeError: Triton Error [HIP]: Code: 1, Messsage: invalid argument")) ==
           "hipErrorInvalidValue");
     CHECK(name_of(find_explanation("kernel launch failed: Too Many Resources Requested For Launch")) ==
@@ -250,17 +247,16 @@ TEST_CASE("runtime messages embedded in longer log lines are found") {
     }
     SECTION("AMD fault and assert lines") {
         CHECK(name_of(find_explanation("Memory access fault by GPU node-1 (Agent handle: 0x55) on address 0x7fc7. "
-                                       "Reason: Page not present or supervisor privilege.")) ==
-              "hipErrorIllegalAddress");
-        CHECK(name_of(find_explanation("k.hip:12: void k(): Device-side assertion `i < n' failed.")) ==
-              "hipErrorAssert");
+                                       "Reason: Page not present or supervisor privilege.")) == "hipErrorIllegalAddress");
+        CHECK(name_of(find_explanation("k.hip:12: void k(): Device-side assertion `i < n' failed.")) == "hipErrorAssert");
     }
 }
 
 TEST_CASE("the launch-bounds log line is explained as a block over the kernel's compiled bound") {
-    const char* llama = "Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel "
-                        "_ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__ to kernel define or use "
-                        "--gpu-max-threads-per-block recompile program !";
+    const char* llama =
+        "Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel "
+        "_ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__ to kernel define or use "
+        "--gpu-max-threads-per-block recompile program !";
     const error_explanation* e = find_explanation(llama);
     REQUIRE(e != nullptr);
     CHECK(e->kind == explanation_kind::log_line);
@@ -324,8 +320,7 @@ TEST_CASE("every one of the ten diagnostic codes has an entry") {
         CHECK_FALSE(e->on_amd.empty());     // the runtime error it would become on AMD
         CHECK_FALSE(e->on_nvidia.empty());  // and on NVIDIA
         bool names_a_tool = false;
-        for (std::size_t i = 0; i < e->cause_count; ++i)
-            names_a_tool = names_a_tool || contains(e->fixes[i], "wavefit");
+        for (std::size_t i = 0; i < e->cause_count; ++i) names_a_tool = names_a_tool || contains(e->fixes[i], "wavefit");
         CHECK(names_a_tool);
     }
 
@@ -465,8 +460,8 @@ TEST_CASE("unknown input returns nullptr") {
         "hello world",
         "hipErrorNotARealName",
         "cudaErrorSomethingElse",
-        "12345",      // not a HIP code
-        "4111",       // 0x100f, an HSA status, not a HIP code
+        "12345",  // not a HIP code
+        "4111",   // 0x100f, an HSA status, not a HIP code
         "-1",
         "-209",
         "+209",

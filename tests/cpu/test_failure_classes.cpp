@@ -33,7 +33,9 @@ using spec::with_bound;
 using spec::with_registers;
 using verdict = spec::checked_launch;
 
-verdict judge(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) { return spec::check_launch(d, k, c); }
+verdict judge(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) {
+    return spec::check_launch(d, k, c);
+}
 
 void require_valid(const verdict& v) {
     INFO("diagnostics:\n" << v.text);
@@ -64,10 +66,11 @@ TEST_CASE("class 1, chapel#23934: on the MI250X grid 8,388,607 x 512 runs and 8,
     // --n=4_294_966_784 ran; --n=4_294_966_785 moved gridDim.x from 8388607 to 8388608 and HIP
     // returned hipErrorInvalidConfiguration (code 9).
     require_valid(judge(presets::mi250x, kernel_resources{}, launch(dims{8388607}, dims{512})));
-    require_rejected(judge(presets::mi250x, kernel_resources{}, launch(dims{8388608}, dims{512})),
-                     diagnostic_code::work_items_exceed_dispatch_limit,
-                     {"grid x 8388608 x block x 512", "4294967296 work-items", "MI250X (gfx90a)", "hipErrorInvalidConfiguration"},
-                     {"grid x <= 8388607"});
+    require_rejected(
+        judge(presets::mi250x, kernel_resources{}, launch(dims{8388608}, dims{512})),
+        diagnostic_code::work_items_exceed_dispatch_limit,
+        {"grid x 8388608 x block x 512", "4294967296 work-items", "MI250X (gfx90a)", "hipErrorInvalidConfiguration"},
+        {"grid x <= 8388607"});
     // The plan for the failing trip count stays within the limit: 16,777,215 blocks of 256 cover
     // 4,294,967,040 >= 4,294,966,785 elements in one pass; one more element would need a stride.
     const wavefit::launch_plan p = wavefit::plan(presets::mi250x, kernel_resources{}, 4294966785u);
@@ -88,8 +91,8 @@ TEST_CASE("class 1, quantumlib/qsim#993: grid 8,388,608 x 512 on the MI300X is r
 TEST_CASE("class 1, cupy#9746: cp.ones(2**33) as 67,108,864 blocks of 128 is rejected; the fix caps at UINT32_MAX // 128",
           "[failure_classes][work_items]") {
     const verdict v = judge(presets::mi300x, kernel_resources{}, launch(dims{67108864}, dims{128}));
-    const diagnostic& dg =
-        require_rejected(v, diagnostic_code::work_items_exceed_dispatch_limit, {"8589934592 work-items"}, {"grid x <= 33554431"});
+    const diagnostic& dg = require_rejected(v, diagnostic_code::work_items_exceed_dispatch_limit, {"8589934592 work-items"},
+                                            {"grid x <= 33554431"});
     CAPTURE(dg.fix);
     require_valid(judge(presets::mi300x, kernel_resources{}, launch(dims{33554431}, dims{128})));
 }
@@ -115,8 +118,10 @@ TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread lau
     REQUIRE(p.grid.x * p.block.x <= 4294967295u);
 }
 
-TEST_CASE("class 1 boundary, FBGEMM#5763 / #6036: more than 2^32 threads in total but not in any one dimension is accepted, as HIP does",
-          "[failure_classes][work_items]") {
+TEST_CASE(
+    "class 1 boundary, FBGEMM#5763 / #6036: more than 2^32 threads in total but not in any one dimension is accepted, as "
+    "HIP does",
+    "[failure_classes][work_items]") {
     // docs/device-facts.md lists pytorch/FBGEMM#6036 under "2^32 work-items in one dimension", but its launches
     // (grid x ~ ncols / bx, grid y capped at 65535, 256-thread blocks) and #5763's
     // (grid 6252106 x 1 x 1, block 64 x 16 x 1 on an MI350X: 6,402,156,544 threads) exceed 2^32 only
@@ -143,12 +148,14 @@ TEST_CASE("class 2, ml-explore/mlx#2267: num_blocks.y = 65536 fails on CUDA and 
     require_valid(judge(presets::mi300x, kernel_resources{}, launch(dims{1, 65536}, dims{256})));
 }
 
-TEST_CASE("class 2, ROCm/rocm-systems#2375: grid y 65537 on the MI300X is above what HIP reports", "[failure_classes][grid]") {
+TEST_CASE("class 2, ROCm/rocm-systems#2375: grid y 65537 on the MI300X is above what HIP reports",
+          "[failure_classes][grid]") {
     // PyTorch's test expected a failure for grid.y > 65536 on MI300X (rocminfo: 65536), but ROCm
     // 7.1.1 ran it. wavefit holds the launch to the limit the runtime reports rather than to what one
     // runtime version happens to accept (ROCm 7.14 lowers the reported limit to 65535).
     require_rejected(judge(presets::mi300x, kernel_resources{}, launch(dims{1, 65537}, dims{256})),
-                     diagnostic_code::grid_dim_exceeds_device_limit, {"grid y = 65537", "maximum grid y of 65536", "MI300X (gfx942)"});
+                     diagnostic_code::grid_dim_exceeds_device_limit,
+                     {"grid y = 65537", "maximum grid y of 65536", "MI300X (gfx942)"});
     // A plan over the same rows clamps and grid-strides instead.
     const wavefit::launch_plan p = wavefit::plan(presets::mi300x, kernel_resources{}, dims{256, 65537});
     CAPTURE(p.grid.y);
@@ -170,8 +177,9 @@ TEST_CASE("class 3, ggml-org/llama.cpp#10610: rms_norm_f32<1024> launched with 1
                      {"256", "__launch_bounds__(1024)"});
 }
 
-TEST_CASE("class 3, sgl-project/sglang#25175 and rocm-arch#41: a block of (64, 4, 1) or 256 against a bound of 128 on wave32",
-          "[failure_classes][kernel_bound]") {
+TEST_CASE(
+    "class 3, sgl-project/sglang#25175 and rocm-arch#41: a block of (64, 4, 1) or 256 against a bound of 128 on wave32",
+    "[failure_classes][kernel_bound]") {
     // sglang#25175: "Launch params (64, 4, 1) are larger than launch bounds (128)" on wave32 GPUs;
     // rocm-arch/python-pytorch-rocm#41: "(256, 1, 1) ... launch bounds (128)" on gfx1030. The RX 7900
     // XTX (gfx1100, wave32) stands in for both.
@@ -187,14 +195,15 @@ TEST_CASE("class 3, sgl-project/sglang#25175 and rocm-arch#41: a block of (64, 4
     REQUIRE(p.block.x <= 128);
 }
 
-TEST_CASE("class 3, ROCm/hip#1672 / lattice/quda#1462: any block above the kernel's bound, one thread over", "[failure_classes][kernel_bound]") {
+TEST_CASE("class 3, ROCm/hip#1672 / lattice/quda#1462: any block above the kernel's bound, one thread over",
+          "[failure_classes][kernel_bound]") {
     // hip#1672 added HIP's check for blocks above the old default bound of 256; the quda issue's
     // numbers were not found in the search corpus. The boundary itself, on both vendors:
     for (const wavefit::device_limits* d : {&presets::mi300x, &presets::h200}) {
         CAPTURE(wavefit::device_text(*d));
         require_valid(judge(*d, with_bound(256), launch(dims{8}, dims{256})));
-        require_rejected(judge(*d, with_bound(256), launch(dims{8}, dims{257})), diagnostic_code::block_exceeds_kernel_max_threads,
-                         {"257 threads", "maximum of 256"});
+        require_rejected(judge(*d, with_bound(256), launch(dims{8}, dims{257})),
+                         diagnostic_code::block_exceeds_kernel_max_threads, {"257 threads", "maximum of 256"});
     }
 }
 
@@ -235,8 +244,8 @@ TEST_CASE("class 5, triton-lang/triton#4128 and openxla/xla#35026: num_warps = 3
     const wavefit::device_limits& amd = presets::mi300x;
     const wavefit::device_limits& nv = presets::h100;
     require_rejected(judge(amd, kernel_resources{}, launch(dims{1000}, dims{num_warps * amd.wave_size})),
-                     diagnostic_code::block_exceeds_device_max_threads, {"2048 threads", "maximum of 1024", "MI300X (gfx942)"},
-                     {"1024", "num_warps x 32"});
+                     diagnostic_code::block_exceeds_device_max_threads,
+                     {"2048 threads", "maximum of 1024", "MI300X (gfx942)"}, {"1024", "num_warps x 32"});
     require_valid(judge(nv, kernel_resources{}, launch(dims{1000}, dims{num_warps * nv.wave_size})));
     // num_warps 16 is the most a wave64 device takes (triton#6125 caps it there).
     require_valid(judge(amd, kernel_resources{}, launch(dims{1000}, dims{16 * amd.wave_size})));
@@ -307,7 +316,8 @@ TEST_CASE("class 7, vllm-project/vllm#45871 and the Triton OutOfResources report
     }
 }
 
-TEST_CASE("class 7, lightseekorg/tokenspeed#119: the MI355X has 160 KiB of LDS, the MI300X 64 KiB", "[failure_classes][shared]") {
+TEST_CASE("class 7, lightseekorg/tokenspeed#119: the MI355X has 160 KiB of LDS, the MI300X 64 KiB",
+          "[failure_classes][shared]") {
     // hipGetDeviceProperties on an MI355X: sharedMemPerMultiprocessor = 163840.
     kernel_resources k{};
     k.static_shared = 163840;
@@ -344,14 +354,15 @@ TEST_CASE("class 8, ROCm/rocm-libraries#9441: MIOpen's 2^33 global work size is 
     const std::uint64_t narrowed = static_cast<std::uint32_t>(grid_for(32768) * 256) / 256;
     CAPTURE(narrowed);
     REQUIRE(narrowed == 0);
-    require_rejected(judge(presets::mi355x, kernel_resources{}, launch(dims{narrowed}, dims{256})), diagnostic_code::zero_dimension,
-                     {"0 blocks in x"});
+    require_rejected(judge(presets::mi355x, kernel_resources{}, launch(dims{narrowed}, dims{256})),
+                     diagnostic_code::zero_dimension, {"0 blocks in x"});
 }
 
 TEST_CASE("class 8: a plan over more than 2^33 elements computes grid x block in 64 bits and grid-strides on AMD",
           "[failure_classes][narrowing]") {
     // ROCm/rocm-libraries#9441 and #12195 (Stream-K tile grids bounded by the 32-bit work-item limit).
-    for (std::uint64_t n : {std::uint64_t{1} << 33, (std::uint64_t{1} << 33) + 1, std::uint64_t{1} << 40, std::uint64_t{1} << 63}) {
+    for (std::uint64_t n :
+         {std::uint64_t{1} << 33, (std::uint64_t{1} << 33) + 1, std::uint64_t{1} << 40, std::uint64_t{1} << 63}) {
         for (const char* key : {"mi300x", "mi355x", "h200"}) {
             const wavefit::device_limits& d = presets::by_name(key);
             const wavefit::launch_plan p = wavefit::plan(d, kernel_resources{}, n);
@@ -372,7 +383,8 @@ TEST_CASE("class 8: a plan over more than 2^33 elements computes grid x block in
 
 // ---- class 9: valid but slow --------------------------------------------------------------------
 
-TEST_CASE("class 9, kokkos/kokkos#8506: 4000 rows on the MI300A get 64-thread blocks over 63 CUs, not 1024", "[failure_classes][plan]") {
+TEST_CASE("class 9, kokkos/kokkos#8506: 4000 rows on the MI300A get 64-thread blocks over 63 CUs, not 1024",
+          "[failure_classes][plan]") {
     // Naive GEMV, 4000 rows, LayoutRight: block 1024 (Kokkos' default) 3405 us, 256: 858 us,
     // 64: 629 us. A 1024-thread block is legal, so nothing rejects it; the plan must not choose it.
     const std::uint64_t rows = 4000;
@@ -388,7 +400,8 @@ TEST_CASE("class 9, kokkos/kokkos#8506: 4000 rows on the MI300A get 64-thread bl
     REQUIRE(contains(reason, "63 of the 228 CUs"));
 }
 
-TEST_CASE("class 9: a register-light kernel on the MI300A is never planned with 1024-thread blocks", "[failure_classes][plan]") {
+TEST_CASE("class 9: a register-light kernel on the MI300A is never planned with 1024-thread blocks",
+          "[failure_classes][plan]") {
     for (std::uint32_t regs = 0; regs <= 128; regs += 8) {
         for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4000}, std::uint64_t{116737}, std::uint64_t{466944},
                                 std::uint64_t{1} << 24, std::uint64_t{1} << 33}) {

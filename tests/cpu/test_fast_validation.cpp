@@ -40,8 +40,8 @@ TEST_CASE("the fast launch verdict equals find_problems' on every preset and ran
             const bool fast = wavefit::detail::has_launch_errors(d, k, cfg);
             const bool cached = wavefit::detail::has_launch_errors(d, k, cfg, wavefit::detail::register_bound_threads(d, k));
             if (full != fast || full != cached) {
-                CAPTURE(preset.key, k.registers, k.scalar_registers, k.static_shared, k.max_threads_per_block, grid.x, grid.y,
-                        grid.z, block.x, block.y, block.z, cfg.dynamic_shared, full, fast, cached);
+                CAPTURE(preset.key, k.registers, k.scalar_registers, k.static_shared, k.max_threads_per_block, grid.x,
+                        grid.y, grid.z, block.x, block.y, block.z, cfg.dynamic_shared, full, fast, cached);
                 REQUIRE(full == fast);
                 REQUIRE(full == cached);
             }

@@ -34,7 +34,8 @@ bytes decode(const bytes& compressed, std::size_t source_step = 1 << 20, std::si
     gzip_stream z(from(compressed, source_step));
     bytes out;
     std::vector<unsigned char> buffer(read_size);
-    for (std::size_t n; (n = z.read(buffer.data(), buffer.size())) > 0;) out.insert(out.end(), buffer.begin(), buffer.begin() + n);
+    for (std::size_t n; (n = z.read(buffer.data(), buffer.size())) > 0;)
+        out.insert(out.end(), buffer.begin(), buffer.begin() + n);
     return out;
 }
 

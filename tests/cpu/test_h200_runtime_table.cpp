@@ -73,9 +73,9 @@ int attribute_value(const std::map<std::string, std::string>& attributes, wavefi
 
 TEST_CASE("the H200's recorded runtime attributes map to exactly the h200 preset", "[h200][runtime-table]") {
     const auto attributes = recorded_attributes();
-    const wavefit::device_limits from_runtime = wavefit::device_limits_from_attributes(
-        wavefit::vendor::nvidia, attributes.at("name"), "sm_90",
-        [&](wavefit::device_attribute a) { return attribute_value(attributes, a); });
+    const wavefit::device_limits from_runtime =
+        wavefit::device_limits_from_attributes(wavefit::vendor::nvidia, attributes.at("name"), "sm_90",
+                                               [&](wavefit::device_attribute a) { return attribute_value(attributes, a); });
     const wavefit::device_limits& preset = wavefit::presets::h200;
 
     CHECK(from_runtime.name.view() == preset.name.view());
@@ -125,8 +125,8 @@ TEST_CASE("the h200 preset reproduces every recorded cudaOccupancyMaxActiveBlock
         const wavefit::occupancy_report model = wavefit::occupancy(wavefit::presets::h200, k, block, dynamic_shared);
         INFO("row " << i << ": kernel " << row[0] << ", " << k.registers << " registers, static " << k.static_shared
                     << " B, bound " << k.max_threads_per_block << ", block " << block << ", dynamic " << dynamic_shared
-                    << " B: runtime " << runtime_blocks << " blocks, model " << model.active_blocks_per_cu
-                    << " (limited by " << wavefit::to_string(model.limited_by) << ")");
+                    << " B: runtime " << runtime_blocks << " blocks, model " << model.active_blocks_per_cu << " (limited by "
+                    << wavefit::to_string(model.limited_by) << ")");
         REQUIRE(model.active_blocks_per_cu == runtime_blocks);
         ++kernels[row[0]];
         ++compared;

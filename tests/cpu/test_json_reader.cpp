@@ -41,13 +41,15 @@ std::string tokens_of(const std::string& text, std::size_t step = 0, const json_
             },
             limits, step);
     }
-    static const char* const names[] = {"{", "}", "[", "]", "key", "string", "number", "true", "false", "null", "end", "error"};
+    static const char* const names[] = {"{",      "}",    "[",     "]",    "key", "string",
+                                        "number", "true", "false", "null", "end", "error"};
     std::string out;
     for (;;) {
         const json_token t = reader->next();
         out += names[static_cast<int>(t)];
         if (t == json_token::error) return out + ":" + reader->error();
-        if (t == json_token::key || t == json_token::string || t == json_token::number) out += ":" + std::string(reader->text());
+        if (t == json_token::key || t == json_token::string || t == json_token::number)
+            out += ":" + std::string(reader->text());
         out += "@" + std::to_string(reader->offset()) + " ";
         if (t == json_token::end_of_input) return out;
     }
@@ -78,7 +80,8 @@ std::string string_of(const std::string& json, const json_limits& limits = {}) {
 const std::vector<std::string>& sample_documents() {
     static const std::vector<std::string> docs = {
         R"json({"traceEvents":[{"ph":"X","cat":"kernel","name":"void k<int, 2>(float*, int)","dur":3.776,"args":{"grid":[2048,1,1],"block":[128,1,1],"registers per thread":32,"est. achieved occupancy %":97}}],"deviceProperties":[{"id":0,"name":"NVIDIA H200","numSms":132}]})json",
-        "[1, -2, 3.5e-3, 18446744073709551615, -9223372036854775808, true, false, null, \"\\u00e9\\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\b\\f\\n\\r\\t\"]",
+        "[1, -2, 3.5e-3, 18446744073709551615, -9223372036854775808, true, false, null, \"\\u00e9\\ud83d\\ude00 \\\"q\\\" "
+        "\\\\ \\/ \\b\\f\\n\\r\\t\"]",
         "  {\"a\" : {\"b\" : [ [ ], { } , [[[ 0 ]]] ] } }  ",
         "\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"",
         "0",
@@ -98,10 +101,10 @@ TEST_CASE("a nested document gives its tokens in order with their depth and byte
         std::uint64_t offset;
     };
     const expected steps[] = {
-        {json_token::begin_object, "", 1, 0}, {json_token::key, "a", 1, 1},           {json_token::begin_array, "", 2, 6},
-        {json_token::number, "1", 2, 7},      {json_token::begin_object, "", 3, 10}, {json_token::key, "b", 3, 11},
-        {json_token::null_value, "", 3, 16},  {json_token::end_object, "", 2, 20},   {json_token::end_array, "", 1, 21},
-        {json_token::key, "c", 1, 24},        {json_token::string, "x", 1, 29},      {json_token::end_object, "", 0, 32},
+        {json_token::begin_object, "", 1, 0},  {json_token::key, "a", 1, 1},          {json_token::begin_array, "", 2, 6},
+        {json_token::number, "1", 2, 7},       {json_token::begin_object, "", 3, 10}, {json_token::key, "b", 3, 11},
+        {json_token::null_value, "", 3, 16},   {json_token::end_object, "", 2, 20},   {json_token::end_array, "", 1, 21},
+        {json_token::key, "c", 1, 24},         {json_token::string, "x", 1, 29},      {json_token::end_object, "", 0, 32},
         {json_token::end_of_input, "", 0, 33},
     };
     for (const expected& e : steps) {
@@ -192,7 +195,7 @@ TEST_CASE("strings are unescaped to UTF-8, surrogate pairs included") {
     CHECK(string_of(R"("\u0041\u00e9\u20ac")") == "A\xC3\xA9\xE2\x82\xAC");
     CHECK(string_of(R"("\ud83d\ude00")") == "\xF0\x9F\x98\x80");
     CHECK(string_of(R"("\uDBFF\uDFFF")") == "\xF4\x8F\xBF\xBF");  // U+10FFFF
-    CHECK(string_of(R"("\u0000")") == std::string(1, '\0'));    // an escaped NUL is a valid character
+    CHECK(string_of(R"("\u0000")") == std::string(1, '\0'));      // an escaped NUL is a valid character
     CHECK(string_of("\"caf\xC3\xA9\"") == "caf\xC3\xA9");
 }
 
@@ -209,11 +212,14 @@ TEST_CASE("lone surrogates and invalid UTF-8 are refused, or each replaced by U+
         {R"("\ud800")", "byte 1: a \\u escape with a high surrogate not followed by a low one", fffd},
         {R"("\udc00x")", "byte 1: a \\u escape with a lone low surrogate", fffd + "x"},
         {R"("\ud800\u0041")", "byte 1: a \\u escape with a high surrogate not followed by a low one", fffd + "A"},
-        {R"("\ud800\ud83d\ude00")", "byte 1: a \\u escape with a high surrogate not followed by a low one", fffd + "\xF0\x9F\x98\x80"},
+        {R"("\ud800\ud83d\ude00")", "byte 1: a \\u escape with a high surrogate not followed by a low one",
+         fffd + "\xF0\x9F\x98\x80"},
         {R"("\ud800\n")", "byte 1: a \\u escape with a high surrogate not followed by a low one", fffd + "\n"},
-        {"\"\xC0\x80\"", "byte 1: invalid UTF-8 in a string (byte 0xc0)", fffd + fffd},          // overlong NUL
-        {"\"\xED\xA0\x80\"", "byte 1: invalid UTF-8 in a string (a truncated or malformed sequence)", fffd + fffd + fffd},  // a surrogate
-        {"\"\xF4\x90\x80\x80\"", "byte 1: invalid UTF-8 in a string (a truncated or malformed sequence)", fffd + fffd + fffd + fffd},
+        {"\"\xC0\x80\"", "byte 1: invalid UTF-8 in a string (byte 0xc0)", fffd + fffd},  // overlong NUL
+        {"\"\xED\xA0\x80\"", "byte 1: invalid UTF-8 in a string (a truncated or malformed sequence)",
+         fffd + fffd + fffd},  // a surrogate
+        {"\"\xF4\x90\x80\x80\"", "byte 1: invalid UTF-8 in a string (a truncated or malformed sequence)",
+         fffd + fffd + fffd + fffd},
         {"\"a\xE2\x82\"", "byte 2: invalid UTF-8 in a string (a truncated or malformed sequence)", "a" + fffd},
         {"\"\xFF\"", "byte 1: invalid UTF-8 in a string (byte 0xff)", fffd},
     };
@@ -228,7 +234,8 @@ TEST_CASE("raw control characters inside strings are refused in either mode") {
     json_limits replace;
     replace.replace_invalid_utf8 = true;
     CHECK(error_of("\"a\tb\"") == "byte 2: a raw control character (byte 0x09) inside a string; JSON needs it escaped");
-    CHECK(error_of("\"a\nb\"", replace) == "byte 2: a raw control character (byte 0x0a) inside a string; JSON needs it escaped");
+    CHECK(error_of("\"a\nb\"", replace) ==
+          "byte 2: a raw control character (byte 0x0a) inside a string; JSON needs it escaped");
     CHECK(error_of(R"("\x")") == "byte 1: invalid escape \\'x'");
     CHECK(error_of(R"("\u12G4")") == "byte 5: expected 4 hex digits after \\u, got 'G'");
 }
@@ -253,9 +260,8 @@ TEST_CASE("every cap is enforced with a one-line error at the offset where it wa
 
     lim = {};
     lim.max_tokens = 4;
-    CHECK(parse_json("[1,2]", lim).ok());  // [ 1 2 ]
+    CHECK(parse_json("[1,2]", lim).ok());                                             // [ 1 2 ]
     CHECK(error_of("[1,2,3]", lim) == "byte 6: more than 4 tokens in one document");  // the fifth: ']'
-
 
     lim = {};
     lim.max_document_bytes = 8;
@@ -324,7 +330,8 @@ TEST_CASE("with multiple_documents, whitespace-separated documents (JSON Lines) 
     lines.multiple_documents = true;
     lines.max_tokens = 4;  // per document: the objects below have 4 each
     const std::string text = "{\"a\":1}\n{\"a\":2}\r\n\n[7]\n";
-    CHECK(tokens_of(text, 0, lines) == "{@0 key:a@1 number:1@5 }@6 {@8 key:a@9 number:2@13 }@14 [@18 number:7@19 ]@20 end@22 ");
+    CHECK(tokens_of(text, 0, lines) ==
+          "{@0 key:a@1 number:1@5 }@6 {@8 key:a@9 number:2@13 }@14 [@18 number:7@19 ]@20 end@22 ");
     json_pull_reader r{std::string_view(text), lines};
     while (r.next() != json_token::end_of_input) REQUIRE(r.current() != json_token::error);
     CHECK(r.documents() == 3);

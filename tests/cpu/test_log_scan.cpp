@@ -30,8 +30,7 @@ std::vector<std::pair<std::string, std::vector<std::uint64_t>>> scan(const cli::
         at = end + 1;
     }
     std::vector<std::pair<std::string, std::vector<std::uint64_t>>> found;
-    for (const cli::found_problem& p : scanner.report().problems)
-        found.emplace_back(book.entries()[p.entry].name, p.lines);
+    for (const cli::found_problem& p : scanner.report().problems) found.emplace_back(book.entries()[p.entry].name, p.lines);
     return found;
 }
 
@@ -75,12 +74,12 @@ TEST_CASE("a number counts only in an error context, and only when nothing else 
     CHECK(scan("cudaError_t(700)") == found{{"hipErrorIllegalAddress", {1}}});
     CHECK(scan("HIP error 700") == found{{"hipErrorIllegalAddress", {1}}});
     CHECK(scan("error 700") == found{{"hipErrorIllegalAddress", {1}}});
-    CHECK(scan("error 1").empty());                                  // small and no GPU word: too ambiguous
+    CHECK(scan("error 1").empty());  // small and no GPU word: too ambiguous
     CHECK(scan("GPU launch: error 1") == found{{"hipErrorInvalidValue", {1}}});
-    CHECK(scan("make: *** [gpu.hip.o] Error 2").empty());           // make's exit status
+    CHECK(scan("make: *** [gpu.hip.o] Error 2").empty());  // make's exit status
     CHECK(scan("exit code 1, error count 3, code 9").empty());
-    CHECK(scan("error code: 12345").empty());                        // no such code
-    CHECK(scan("error code:     209").empty());                      // too far from its keyword
+    CHECK(scan("error code: 12345").empty());    // no such code
+    CHECK(scan("error code:     209").empty());  // too far from its keyword
     // The porting guide's mislabel: the name on the line wins over the number.
     CHECK(scan("hipErrorInvalidConfiguration (error code 209)") == found{{"hipErrorInvalidConfiguration", {1}}});
 }
@@ -88,8 +87,9 @@ TEST_CASE("a number counts only in an error context, and only when nothing else 
 TEST_CASE("the launch-bounds line gives its numbers and a fix made of them", "[log_scan]") {
     const cli::notebook book;
     cli::log_scanner scanner(book);
-    scanner.line(":1:hip_module.cpp :91 : 1885938529 us: [pid:4242] Launch params (1024, 1, 1) are larger than launch "
-                 "bounds (256) for kernel _ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__");
+    scanner.line(
+        ":1:hip_module.cpp :91 : 1885938529 us: [pid:4242] Launch params (1024, 1, 1) are larger than launch "
+        "bounds (256) for kernel _ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__");
     scanner.line("Launch params (64, 4, 1) are larger than launch bounds (128) for kernel k2");
     scanner.line("Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel _ZL12rms_norm_f32");
     const auto& problems = scanner.report().problems;
@@ -111,7 +111,8 @@ TEST_CASE("a malformed launch-bounds line is still the problem, without numbers"
     for (const std::string_view line :
          {"are larger than launch bounds", "Launch params (1024, 1 are larger than launch bounds (256)",
           "Launch params (99999999999999999999, 1, 1) are larger than launch bounds (256)",
-          "Launch params (1024, 1, 1) are larger than launch bounds (", "Launch params () are larger than launch bounds ()"}) {
+          "Launch params (1024, 1, 1) are larger than launch bounds (",
+          "Launch params () are larger than launch bounds ()"}) {
         CAPTURE(line);
         cli::log_scanner scanner(book);
         scanner.line(line);
@@ -128,8 +129,9 @@ TEST_CASE("a malformed launch-bounds line is still the problem, without numbers"
 TEST_CASE("the memory fault line gives its node and reason", "[log_scan]") {
     const cli::notebook book;
     cli::log_scanner scanner(book);
-    scanner.line("Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present "
-                 "or supervisor privilege.");
+    scanner.line(
+        "Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present "
+        "or supervisor privilege.");
     const auto& p = scanner.report().problems.at(0);
     CHECK(book.entries()[p.entry].name == "hipErrorIllegalAddress");
     CHECK(p.numbers == std::vector<std::pair<std::string, std::uint64_t>>{{"node", 4}});
@@ -191,15 +193,18 @@ TEST_CASE("the Aho-Corasick automaton finds exactly what a naive search finds", 
 }
 
 TEST_CASE("team files: every error is one line FILE:LINE and rejects only its entry", "[team_file]") {
-    const auto r = cli::parse_team_text("entry: team_ok\nmeaning: m\ncause: c\nfix: f\n"
-                                        "entry: team_bad\nmeaning: m\ncause: c\n"
-                                        "entry: team_ok2\nmeaning: m2\ncause: c2\nfix: f2\nseen: CI\n"
-                                        "stray line\n",
-                                        "t.kb");
+    const auto r = cli::parse_team_text(
+        "entry: team_ok\nmeaning: m\ncause: c\nfix: f\n"
+        "entry: team_bad\nmeaning: m\ncause: c\n"
+        "entry: team_ok2\nmeaning: m2\ncause: c2\nfix: f2\nseen: CI\n"
+        "stray line\n",
+        "t.kb");
     REQUIRE(r.entries.size() == 1);
     CHECK(r.entries[0].name == "team_ok");
-    CHECK(r.errors == std::vector<std::string>{"t.kb:7: 'cause:' without its 'fix:' on a following line (entry 'team_bad', rejected)",
-                                               "t.kb:13: expected 'key: value' (keys: entry, alias, code, pattern, meaning, cause, fix, link, seen) (entry 'team_ok2', rejected)"});
+    CHECK(r.errors ==
+          std::vector<std::string>{"t.kb:7: 'cause:' without its 'fix:' on a following line (entry 'team_bad', rejected)",
+                                   "t.kb:13: expected 'key: value' (keys: entry, alias, code, pattern, meaning, cause, fix, "
+                                   "link, seen) (entry 'team_ok2', rejected)"});
     const auto before = cli::parse_team_text("meaning: before any entry\n# comment\n\n", "t.kb");
     CHECK(before.errors == std::vector<std::string>{"t.kb:1: 'meaning:' before the first 'entry:' line"});
 }
@@ -224,8 +229,8 @@ TEST_CASE("team files: limits on lines, values and entries", "[team_file]") {
     // 4 MiB of text per file; the rest of the file is ignored, malformed or not.
     std::string big;
     for (int i = 0; i < 600; ++i)
-        big += "entry: team_" + std::to_string(i) + "\nmeaning: " + std::string(4000, 'm') + "\ncause: " +
-               std::string(4000, 'c') + "\nfix: f\n";
+        big += "entry: team_" + std::to_string(i) + "\nmeaning: " + std::string(4000, 'm') +
+               "\ncause: " + std::string(4000, 'c') + "\nfix: f\n";
     big += "entry: team_after\nbad line\n";
     const auto b = cli::parse_team_text(big, "t.kb");
     CHECK(b.error_count == 1);
@@ -234,17 +239,21 @@ TEST_CASE("team files: limits on lines, values and entries", "[team_file]") {
     for (const auto& e : b.entries) CHECK(e.name != "team_after");
     CHECK(cli::parse_team_text("entry: team_x\ncode: 0\n", "t.kb").error_count == 1);
     CHECK(cli::parse_team_text("entry: team_x\ncode: 2147483648\n", "t.kb").error_count == 1);
-    CHECK(cli::parse_team_text("entry: team_x\nlink: a\x01" "b\n", "t.kb").error_count == 1);
+    CHECK(cli::parse_team_text("entry: team_x\nlink: a\x01"
+                               "b\n",
+                               "t.kb")
+              .error_count == 1);
     CHECK(cli::parse_team_text("entry:\n", "t.kb").error_count == 1);
 }
 
 TEST_CASE("team entries extend built-in ones after their own texts, or stand alone", "[team_file]") {
     cli::notebook book;
-    auto parsed = cli::parse_team_text("entry: CUDAERRORILLEGALADDRESS\ncause: our c\nfix: our f\nseen: CI\n"
-                                       "entry: team_new\nalias: TEAM_NEW_ALIAS\ncode: 77777\npattern: the widget broke\n"
-                                       "meaning: m\ncause: c\nfix: f\n"
-                                       "entry: team_new\ncause: c2\nfix: f2\n",
-                                       "t.kb");
+    auto parsed = cli::parse_team_text(
+        "entry: CUDAERRORILLEGALADDRESS\ncause: our c\nfix: our f\nseen: CI\n"
+        "entry: team_new\nalias: TEAM_NEW_ALIAS\ncode: 77777\npattern: the widget broke\n"
+        "meaning: m\ncause: c\nfix: f\n"
+        "entry: team_new\ncause: c2\nfix: f2\n",
+        "t.kb");
     REQUIRE(parsed.error_count == 0);
     cli::add_team_entries(book, parsed);
     REQUIRE(parsed.error_count == 0);
@@ -269,11 +278,12 @@ TEST_CASE("team entries extend built-in ones after their own texts, or stand alo
 TEST_CASE("a team entry that would take a built-in name or code is refused and changes nothing", "[team_file]") {
     cli::notebook book;
     const cli::notebook pristine;
-    auto parsed = cli::parse_team_text("entry: team_a\nalias: hipErrorInvalidValue\nmeaning: m\ncause: c\nfix: f\n"
-                                       "entry: team_b\ncode: 9\nmeaning: m\ncause: c\nfix: f\n"
-                                       "entry: hipErrorInvalidValue\ncode: 5\ncause: c\nfix: f\n"
-                                       "entry: team_c\npattern: some text\n",
-                                       "t.kb");
+    auto parsed = cli::parse_team_text(
+        "entry: team_a\nalias: hipErrorInvalidValue\nmeaning: m\ncause: c\nfix: f\n"
+        "entry: team_b\ncode: 9\nmeaning: m\ncause: c\nfix: f\n"
+        "entry: hipErrorInvalidValue\ncode: 5\ncause: c\nfix: f\n"
+        "entry: team_c\npattern: some text\n",
+        "t.kb");
     CHECK(parsed.error_count == 0);
     cli::add_team_entries(book, parsed);
     CHECK(parsed.error_count == 4);

@@ -80,9 +80,9 @@ TEST_CASE("2^N covers every power of two a uint64 holds", "[number_syntax]") {
 }
 
 TEST_CASE("values above 2^64-1 are rejected as overflow, however they are written", "[number_syntax]") {
-    for (const char* text : {"18446744073709551616", "99999999999999999999999999", "0x10000000000000000",
-                             "18446744073709552k", "18446744074G", "17179869184Gi", "2^64", "2^100",
-                             "2^99999999999999999999999999"}) {
+    for (const char* text :
+         {"18446744073709551616", "99999999999999999999999999", "0x10000000000000000", "18446744073709552k", "18446744074G",
+          "17179869184Gi", "2^64", "2^100", "2^99999999999999999999999999"}) {
         CAPTURE(text);
         CHECK(error_of(text) == "larger than 2^64-1");
     }

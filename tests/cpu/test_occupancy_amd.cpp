@@ -87,8 +87,7 @@ int hip_max_blocks_per_cu(const hip_device& device, int inputBlockSize, std::siz
     const int alu_limited_threads = static_cast<int>(alu_occupancy * wavefrontSize);
 
     const std::size_t total_used_lds = usedLDSSize + dynamicSMemSize;
-    const int lds_occupancy_wgs =
-        total_used_lds != 0 ? static_cast<int>(device.local_mem_size / total_used_lds) : INT_MAX;
+    const int lds_occupancy_wgs = total_used_lds != 0 ? static_cast<int>(device.local_mem_size / total_used_lds) : INT_MAX;
     const int aligned_input_size = static_cast<int>(align_up(static_cast<std::size_t>(inputBlockSize), wavefrontSize));
     int maxBlocksPerCU = alu_limited_threads / aligned_input_size;
     maxBlocksPerCU = std::min(maxBlocksPerCU, lds_occupancy_wgs);
@@ -122,7 +121,7 @@ void compare(const wavefit::device_limits& d, const hip_device& hip, const kerne
     const int expected = hip_max_blocks_per_cu(hip, static_cast<int>(block), k.registers, k.scalar_registers,
                                                static_cast<std::size_t>(k.static_shared), static_cast<std::size_t>(dynamic));
     ++out.compared;
-    const amd_case c{k.registers, k.scalar_registers, k.static_shared, dynamic, block,
+    const amd_case c{k.registers, k.scalar_registers,     k.static_shared,       dynamic,    block,
                      expected,    r.active_blocks_per_cu, r.active_waves_per_cu, r.occupancy};
     if (static_cast<std::int64_t>(r.active_blocks_per_cu) != expected) {
         if (out.block_mismatches++ == 0) out.first_block_mismatch = c;
@@ -151,8 +150,8 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
         const amd_case& m = s.first_wave_mismatch;
         INFO("first waves mismatch: registers " << m.registers << ", sgprs " << m.sgprs << ", static LDS " << m.static_lds
                                                 << ", dynamic LDS " << m.dynamic_lds << ", block " << m.block << ": HIP "
-                                                << m.hip_blocks << " blocks, wavefit " << m.wavefit_waves << " waves, occupancy "
-                                                << m.wavefit_occupancy);
+                                                << m.hip_blocks << " blocks, wavefit " << m.wavefit_waves
+                                                << " waves, occupancy " << m.wavefit_occupancy);
         CHECK(s.wave_mismatches == 0);
     }
     REQUIRE(s.compared > 0);
@@ -203,25 +202,32 @@ void sweep_preset(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI250X", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI250X",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi250x");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI210", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI210",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi210");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI300X", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI300X",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi300x");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI300A", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI300A",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi300a");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI325X", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI325X",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi325x");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI355X", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on MI355X",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("mi355x");
 }
-TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on RX 7900 XTX", "[occupancy][amd][exhaustive]") {
+TEST_CASE("AMD occupancy equals HIP's formula for every register, SGPR, LDS and block size on RX 7900 XTX",
+          "[occupancy][amd][exhaustive]") {
     sweep_preset("rx7900xtx");
 }
 
@@ -257,8 +263,9 @@ TEST_CASE("deliberate difference: a block above the kernel's own bound gets 0 bl
     REQUIRE(hip_max_blocks_per_cu(hip_device_for("mi300x"), 256, 0, 0, 0, 0) == 8);
 }
 
-TEST_CASE("deliberate difference: more than 256 VGPRs per thread cannot run on gfx1100, where HIP's formula still counts waves",
-          "[occupancy][amd]") {
+TEST_CASE(
+    "deliberate difference: more than 256 VGPRs per thread cannot run on gfx1100, where HIP's formula still counts waves",
+    "[occupancy][amd]") {
     // RDNA3 addresses at most 256 VGPRs per lane (v0..v255); a code object claiming 257 or more is
     // not for this GPU. HIP's formula would still divide 1536 by the aligned count: 257 and 256 both
     // round to 264, and 1536 / 264 = 5 waves per SIMD.
@@ -359,7 +366,8 @@ TEST_CASE("the limiter names the resource that bounds residency, waves first on 
         k.scalar_registers = x.sgprs;
         k.static_shared = x.static_lds;
         const wavefit::occupancy_report r = occupancy(d, k, x.block);
-        CAPTURE(x.what, x.registers, x.sgprs, x.static_lds, x.block, r.active_blocks_per_cu, wavefit::to_string(r.limited_by));
+        CAPTURE(x.what, x.registers, x.sgprs, x.static_lds, x.block, r.active_blocks_per_cu,
+                wavefit::to_string(r.limited_by));
         REQUIRE(r.active_blocks_per_cu == x.blocks);
         REQUIRE(r.limited_by == x.expected);
     }

@@ -163,7 +163,8 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
     INFO(sweep << ": compared " << s.compared << " configurations");
     INFO("first mismatch: registers " << m.registers << ", static shared " << m.static_shared << ", dynamic shared "
                                       << m.dynamic_shared << ", block " << m.block << ": cuda_occupancy.h " << m.cuda_blocks
-                                      << " blocks, wavefit " << m.wavefit_blocks << " blocks / " << m.wavefit_warps << " warps");
+                                      << " blocks, wavefit " << m.wavefit_blocks << " blocks / " << m.wavefit_warps
+                                      << " warps");
     CHECK(s.mismatches == 0);
     REQUIRE(s.compared > 0);
 }
@@ -245,8 +246,8 @@ TEST_CASE("the occupancy measured on the H200 is reproduced", "[occupancy][nvidi
     };
     for (const row& x : rows) {
         const wavefit::occupancy_report r = h200(x.registers, x.block, x.static_shared, x.dynamic_shared);
-        const int reference = cuda_max_active_blocks(cuda_device_for("h200"), static_cast<int>(x.registers),
-                                                     x.static_shared, static_cast<int>(x.block), x.dynamic_shared);
+        const int reference = cuda_max_active_blocks(cuda_device_for("h200"), static_cast<int>(x.registers), x.static_shared,
+                                                     static_cast<int>(x.block), x.dynamic_shared);
         CAPTURE(x.what, x.blocks, r.active_blocks_per_cu, reference, wavefit::to_string(r.limited_by));
         REQUIRE(r.active_blocks_per_cu == x.blocks);
         REQUIRE(reference == static_cast<int>(x.blocks));

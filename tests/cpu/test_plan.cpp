@@ -443,6 +443,7 @@ TEST_CASE("the plan reason names the block, the occupancy and its limiter", "[pl
 
 TEST_CASE("plans are constant expressions", "[plan]") {
     static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 30).block.x == 256, "256 for large work");
-    static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 33).grid.x == 16777215, "clamped at compile time");
+    static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 33).grid.x == 16777215,
+                  "clamped at compile time");
     SUCCEED();
 }

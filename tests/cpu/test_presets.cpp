@@ -33,7 +33,7 @@ struct facts_row {
     std::uint64_t shared_per_cu;
     dims max_block;
     dims max_grid;
-    std::uint64_t work_item_cap;  // per dimension; 0 = none (NVIDIA)
+    std::uint64_t work_item_cap;      // per dimension; 0 = none (NVIDIA)
     std::uint32_t max_blocks_per_cu;  // 0 = no hardware block limit modelled (HIP)
     std::uint32_t max_waves_per_simd;
     std::uint32_t registers_per_simd_lane;  // AMD: VGPRs per SIMD lane; NVIDIA: 65536 / (4 x 32)
@@ -49,18 +49,28 @@ const dims cuda_grid{2147483647, 65535, 65535};
 constexpr std::uint64_t u32_max = 4294967295u;
 
 const std::array<facts_row, 10> facts{{
-    {"mi250x", "MI250X", "gfx90a", wavefit::vendor::amd, 64, 110, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
-    {"mi210", "MI210", "gfx90a", wavefit::vendor::amd, 64, 104, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
-    {"mi300x", "MI300X", "gfx942", wavefit::vendor::amd, 64, 304, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
-    {"mi300a", "MI300A", "gfx942", wavefit::vendor::amd, 64, 228, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
-    {"mi325x", "MI325X", "gfx942", wavefit::vendor::amd, 64, 304, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
-    {"mi355x", "MI355X", "gfx950", wavefit::vendor::amd, 64, 256, 160 * KiB, 160 * KiB, 160 * KiB, cdna_block, hip_grid, u32_max, 0, 8, 512, 8, 800},
+    {"mi250x", "MI250X", "gfx90a", wavefit::vendor::amd, 64, 110, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 8, 512, 8, 800},
+    {"mi210", "MI210", "gfx90a", wavefit::vendor::amd, 64, 104, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max,
+     0, 8, 512, 8, 800},
+    {"mi300x", "MI300X", "gfx942", wavefit::vendor::amd, 64, 304, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 8, 512, 8, 800},
+    {"mi300a", "MI300A", "gfx942", wavefit::vendor::amd, 64, 228, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 8, 512, 8, 800},
+    {"mi325x", "MI325X", "gfx942", wavefit::vendor::amd, 64, 304, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 8, 512, 8, 800},
+    {"mi355x", "MI355X", "gfx950", wavefit::vendor::amd, 64, 256, 160 * KiB, 160 * KiB, 160 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 8, 512, 8, 800},
     // RDNA3: HIP reports the 48 WGPs as multiProcessorCount; 1536 VGPRs per SIMD lane in wave32.
-    {"rx7900xtx", "RX 7900 XTX", "gfx1100", wavefit::vendor::amd, 32, 48, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid, u32_max, 0, 16, 1536, 24, 0},
-    {"a100", "NVIDIA A100", "sm_80", wavefit::vendor::nvidia, 32, 108, 48 * KiB, 163 * KiB, 164 * KiB, nvidia_block, cuda_grid, 0, 32, 16, 512, 8, 0},
-    {"h100", "NVIDIA H100", "sm_90", wavefit::vendor::nvidia, 32, 132, 48 * KiB, 227 * KiB, 228 * KiB, nvidia_block, cuda_grid, 0, 32, 16, 512, 8, 0},
+    {"rx7900xtx", "RX 7900 XTX", "gfx1100", wavefit::vendor::amd, 32, 48, 64 * KiB, 64 * KiB, 64 * KiB, cdna_block, hip_grid,
+     u32_max, 0, 16, 1536, 24, 0},
+    {"a100", "NVIDIA A100", "sm_80", wavefit::vendor::nvidia, 32, 108, 48 * KiB, 163 * KiB, 164 * KiB, nvidia_block,
+     cuda_grid, 0, 32, 16, 512, 8, 0},
+    {"h100", "NVIDIA H100", "sm_90", wavefit::vendor::nvidia, 32, 132, 48 * KiB, 227 * KiB, 228 * KiB, nvidia_block,
+     cuda_grid, 0, 32, 16, 512, 8, 0},
     // H200 values measured on the test H200 (CUDA 13.0, driver 580).
-    {"h200", "NVIDIA H200", "sm_90", wavefit::vendor::nvidia, 32, 132, 48 * KiB, 232448, 233472, nvidia_block, cuda_grid, 0, 32, 16, 512, 8, 0},
+    {"h200", "NVIDIA H200", "sm_90", wavefit::vendor::nvidia, 32, 132, 48 * KiB, 232448, 233472, nvidia_block, cuda_grid, 0,
+     32, 16, 512, 8, 0},
 }};
 
 std::string upper(std::string_view s) {
@@ -71,7 +81,8 @@ std::string upper(std::string_view s) {
 
 std::string mixed_case(std::string_view s) {
     std::string out(s);
-    for (std::size_t i = 0; i < out.size(); i += 2) out[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[i])));
+    for (std::size_t i = 0; i < out.size(); i += 2)
+        out[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[i])));
     return out;
 }
 
@@ -178,16 +189,11 @@ TEST_CASE("by_arch maps each ISA to its representative preset, ignoring target f
         const wavefit::device_limits* expected;
     };
     const mapping table[] = {
-        {"gfx90a", &presets::mi250x},
-        {"gfx90a:sramecc+:xnack-", &presets::mi250x},
-        {"gfx940", &presets::mi300x},
-        {"gfx941", &presets::mi300x},
-        {"gfx942", &presets::mi300x},
-        {"gfx942:sramecc+:xnack-", &presets::mi300x},
-        {"GFX942", &presets::mi300x},
-        {"gfx950", &presets::mi355x},
-        {"gfx1100", &presets::rx7900xtx},
-        {"sm_80", &presets::a100},
+        {"gfx90a", &presets::mi250x},     {"gfx90a:sramecc+:xnack-", &presets::mi250x},
+        {"gfx940", &presets::mi300x},     {"gfx941", &presets::mi300x},
+        {"gfx942", &presets::mi300x},     {"gfx942:sramecc+:xnack-", &presets::mi300x},
+        {"GFX942", &presets::mi300x},     {"gfx950", &presets::mi355x},
+        {"gfx1100", &presets::rx7900xtx}, {"sm_80", &presets::a100},
         {"sm_90", &presets::h100},
     };
     for (const mapping& m : table) {
@@ -241,8 +247,10 @@ static_assert(wavefit::presets::mi300x.wave_size == 64, "MI300X is wave64");
 static_assert(wavefit::presets::rx7900xtx.wave_size == 32, "RDNA3 defaults to wave32");
 static_assert(wavefit::presets::h200.shared_per_block_optin == 232448, "H200 opt-in as measured");
 // One table: every lookup and every named reference is the same object.
-static_assert(wavefit::presets::find("MI300X") == &wavefit::presets::mi300x, "case-insensitive constexpr lookup into the table");
-static_assert(wavefit::presets::find_by_arch("gfx940") == &wavefit::presets::mi300x, "gfx940 is modelled by the MI300X entry");
+static_assert(wavefit::presets::find("MI300X") == &wavefit::presets::mi300x,
+              "case-insensitive constexpr lookup into the table");
+static_assert(wavefit::presets::find_by_arch("gfx940") == &wavefit::presets::mi300x,
+              "gfx940 is modelled by the MI300X entry");
 static_assert(wavefit::presets::preset_of(wavefit::presets::h200)->key == "h200", "a named reference knows its table key");
 static_assert(wavefit::presets::find_by_arch("gfx942:sramecc+:xnack-")->compute_units == 304,
               "target features are ignored at compile time too");

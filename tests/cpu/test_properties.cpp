@@ -119,7 +119,8 @@ device_limits random_device(random_source& rnd) {
         d.shared_per_block = std::min<std::uint64_t>(49152, d.shared_per_cu - d.shared_reserved_per_block);
         // Opt-in such that one block of the largest allowed size still fits the SM.
         const std::uint64_t most = d.shared_per_cu - d.shared_reserved_per_block - d.shared_allocation_unit;
-        d.shared_per_block_optin = rnd.chance(0.3) ? d.shared_per_block : rnd.between(d.shared_per_block, std::max(most, d.shared_per_block));
+        d.shared_per_block_optin =
+            rnd.chance(0.3) ? d.shared_per_block : rnd.between(d.shared_per_block, std::max(most, d.shared_per_block));
         d.registers_per_simd_lane = rnd.pick(std::array<std::uint32_t, 3>{256, 512, 1024});
         d.register_granule = rnd.pick(std::array<std::uint32_t, 2>{8, 16});
         d.max_registers_per_thread = rnd.pick(std::array<std::uint32_t, 2>{255, 0});
@@ -131,8 +132,9 @@ device_limits random_device(random_source& rnd) {
 
 kernel_resources random_kernel(random_source& rnd, const device_limits& d) {
     kernel_resources k{};
-    const std::uint64_t register_top =
-        d.max_registers_per_thread != 0 ? d.max_registers_per_thread : (d.registers_per_simd_lane != 0 ? d.registers_per_simd_lane : 256);
+    const std::uint64_t register_top = d.max_registers_per_thread != 0
+                                           ? d.max_registers_per_thread
+                                           : (d.registers_per_simd_lane != 0 ? d.registers_per_simd_lane : 256);
     k.registers = rnd.chance(0.2) ? 0 : rnd.between32(1, register_top + 10);
     // Scalar registers a real gfx9 kernel can have (up to 102 + VCC/XNACK/flat scratch, 112 at most).
     k.scalar_registers = rnd.chance(0.5) ? 0 : rnd.between32(1, 112);
@@ -185,12 +187,13 @@ dims random_extent(random_source& rnd) {
 
 std::string describe_device(const device_limits& d) {
     std::ostringstream s;
-    s << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block << ", max block ("
-      << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid (" << d.max_grid.x << ", " << d.max_grid.y
-      << ", " << d.max_grid.z << "), work-item cap " << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds "
-      << d.simds_per_cu << " x " << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared "
-      << d.shared_per_block << "/" << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block
-      << " unit " << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
+    s << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block
+      << ", max block (" << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid ("
+      << d.max_grid.x << ", " << d.max_grid.y << ", " << d.max_grid.z << "), work-item cap "
+      << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds " << d.simds_per_cu << " x "
+      << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared " << d.shared_per_block << "/"
+      << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block << " unit "
+      << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
       << d.register_granule << ", max/thread " << d.max_registers_per_thread << ", max/block " << d.max_registers_per_block
       << ", SGPRs " << d.scalar_registers_per_simd;
     return s.str();
@@ -198,15 +201,16 @@ std::string describe_device(const device_limits& d) {
 
 std::string describe_kernel(const kernel_resources& k) {
     std::ostringstream s;
-    s << "registers " << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared << ", bound "
-      << k.max_threads_per_block;
+    s << "registers " << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared
+      << ", bound " << k.max_threads_per_block;
     return s.str();
 }
 
 // --- the validity rules, restated ----------------------------------------------------------------
 
 std::uint64_t kernel_bound(const device_limits& d, const kernel_resources& k) {
-    return k.max_threads_per_block == 0 ? d.max_threads_per_block : std::min<std::uint64_t>(k.max_threads_per_block, d.max_threads_per_block);
+    return k.max_threads_per_block == 0 ? d.max_threads_per_block
+                                        : std::min<std::uint64_t>(k.max_threads_per_block, d.max_threads_per_block);
 }
 
 bool registers_fit(const device_limits& d, const kernel_resources& k, std::uint64_t threads) {
@@ -226,7 +230,8 @@ bool registers_fit(const device_limits& d, const kernel_resources& k, std::uint6
 bool shared_fits(const device_limits& d, std::uint64_t total) {
     if (d.shared_reserved_per_block == 0 && d.shared_allocation_unit <= 1) return total <= d.shared_per_block_optin;
     if (total > u64_max - d.shared_reserved_per_block) return false;
-    return round_up(total + d.shared_reserved_per_block, d.shared_allocation_unit) <= d.shared_per_block_optin + d.shared_reserved_per_block;
+    return round_up(total + d.shared_reserved_per_block, d.shared_allocation_unit) <=
+           d.shared_per_block_optin + d.shared_reserved_per_block;
 }
 
 struct expected_codes {
@@ -244,7 +249,8 @@ expected_codes restate_rules(const device_limits& d, const kernel_resources& k, 
         if (c.block[a] > d.max_block[a]) e.add(diagnostic_code::block_dim_exceeds_device_limit);
     const std::uint64_t threads = volume(c.block);
     if (threads > d.max_threads_per_block) e.add(diagnostic_code::block_exceeds_device_max_threads);
-    if (k.max_threads_per_block != 0 && threads > k.max_threads_per_block) e.add(diagnostic_code::block_exceeds_kernel_max_threads);
+    if (k.max_threads_per_block != 0 && threads > k.max_threads_per_block)
+        e.add(diagnostic_code::block_exceeds_kernel_max_threads);
     for (int a = 0; a < 3; ++a)
         if (c.grid[a] > d.max_grid[a]) e.add(diagnostic_code::grid_dim_exceeds_device_limit);
     if (d.max_work_items_per_dimension != 0)
@@ -252,11 +258,13 @@ expected_codes restate_rules(const device_limits& d, const kernel_resources& k, 
             if (product_exceeds(c.grid[a], c.block[a], d.max_work_items_per_dimension))
                 e.add(diagnostic_code::work_items_exceed_dispatch_limit);
     const bool shape_ok = threads > 0 && threads <= kernel_bound(d, k);
-    const bool per_thread_over = k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread;
+    const bool per_thread_over =
+        k.registers > 0 && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread;
     if (per_thread_over || (shape_ok && !registers_fit(d, k, threads))) e.add(diagnostic_code::registers_exceed_limit);
     // SGPRs (gfx9): a second registers_exceed_limit when the scalar budget cannot hold the block's waves.
     if (shape_ok && k.scalar_registers > 0 && d.scalar_registers_per_simd > 0) {
-        const std::uint64_t waves_per_simd = d.scalar_registers_per_simd / round_up(k.scalar_registers, d.scalar_register_granule);
+        const std::uint64_t waves_per_simd =
+            d.scalar_registers_per_simd / round_up(k.scalar_registers, d.scalar_register_granule);
         if (ceil_div(threads, d.wave_size) > waves_per_simd * d.simds_per_cu) e.add(diagnostic_code::registers_exceed_limit);
     }
     const std::uint64_t shared = k.static_shared > u64_max - c.dynamic_shared ? u64_max : k.static_shared + c.dynamic_shared;
@@ -310,7 +318,8 @@ TEST_CASE("random 1-D plans stay within every limit, never wrap, cover the work 
         REQUIRE(p.feasible);
         REQUIRE(p.ok());
         REQUIRE(p.occupancy.fits());
-        REQUIRE(p.occupancy.active_blocks_per_cu == wavefit::occupancy(d, k, volume(p.block), opt.dynamic_shared).active_blocks_per_cu);
+        REQUIRE(p.occupancy.active_blocks_per_cu ==
+                wavefit::occupancy(d, k, volume(p.block), opt.dynamic_shared).active_blocks_per_cu);
 
         // The block is within every limit.
         REQUIRE(p.block.y == 1);
@@ -424,8 +433,8 @@ TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple bloc
         REQUIRE(wavefit::largest_runnable_block(d, k, opt.dynamic_shared) == largest_fit);
         if (p.block.x < opt.min_efficient_block) {
             // Only when no wave-multiple block of at least min_efficient_block reaches the best.
-            for (std::uint64_t b = std::max<std::uint64_t>(d.wave_size, round_up(opt.min_efficient_block, d.wave_size)); b <= bound;
-                 b += d.wave_size) {
+            for (std::uint64_t b = std::max<std::uint64_t>(d.wave_size, round_up(opt.min_efficient_block, d.wave_size));
+                 b <= bound; b += d.wave_size) {
                 CAPTURE(b);
                 REQUIRE(wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu < best);
             }
@@ -433,7 +442,8 @@ TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple bloc
     }
 }
 
-TEST_CASE("occupancy never increases with registers or shared memory and stays within the wave slots", "[properties][occupancy]") {
+TEST_CASE("occupancy never increases with registers or shared memory and stays within the wave slots",
+          "[properties][occupancy]") {
     INFO("seed " << seed + 3);
     random_source rnd(seed + 3);
     for (int i = 0; i < 1000; ++i) {
@@ -525,13 +535,14 @@ TEST_CASE("find_problems reports exactly the errors and warnings the restated ru
         for (const wavefit::finding& x : f) actual.add(x.code);
         bool expect_error = false;
         for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code)
-            expect_error = expect_error || (expected.count[code] > 0 &&
-                                            wavefit::severity_of(static_cast<diagnostic_code>(code)) == wavefit::severity::error);
+            expect_error =
+                expect_error || (expected.count[code] > 0 &&
+                                 wavefit::severity_of(static_cast<diagnostic_code>(code)) == wavefit::severity::error);
         for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code) {
             if (expected.count[code] == actual.count[code]) continue;
-            INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << "\ngrid (" << c.grid.x
-                         << ", " << c.grid.y << ", " << c.grid.z << "), block (" << c.block.x << ", " << c.block.y << ", "
-                         << c.block.z << "), dynamic shared " << c.dynamic_shared);
+            INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << "\ngrid ("
+                         << c.grid.x << ", " << c.grid.y << ", " << c.grid.z << "), block (" << c.block.x << ", "
+                         << c.block.y << ", " << c.block.z << "), dynamic shared " << c.dynamic_shared);
             CAPTURE(wavefit::to_string(static_cast<diagnostic_code>(code)), expected.count[code], actual.count[code]);
             FAIL_CHECK("find_problems disagrees with the restated rules");
         }
@@ -553,11 +564,12 @@ TEST_CASE("a block within the shape limits passes validation's resource checks e
         const device_limits d = random_device(rnd);
         const kernel_resources k = random_kernel(rnd, d);
         const std::uint64_t dynamic = random_dynamic(rnd, d, k);
-        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic " << dynamic);
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic "
+                     << dynamic);
         for (std::uint64_t b = 1; b <= kernel_bound(d, k); b += 1 + b / 32) {
             const wavefit::findings f = wavefit::find_problems(d, k, launch_config{dims{1}, dims{b}, dynamic});
-            const bool resource_error =
-                f.contains(diagnostic_code::registers_exceed_limit) || f.contains(diagnostic_code::shared_memory_exceeds_limit);
+            const bool resource_error = f.contains(diagnostic_code::registers_exceed_limit) ||
+                                        f.contains(diagnostic_code::shared_memory_exceeds_limit);
             const wavefit::occupancy_report r = wavefit::occupancy(d, k, b, dynamic);
             CAPTURE(b, resource_error, r.active_blocks_per_cu, wavefit::to_string(r.limited_by));
             REQUIRE(r.fits() == !resource_error);
@@ -582,7 +594,8 @@ TEST_CASE("more registers than a thread may have cannot run even when the regist
     CAPTURE(r.active_blocks_per_cu, r.limits.registers);
     REQUIRE_FALSE(r.fits());
     REQUIRE(r.limited_by == wavefit::limiter::registers);
-    REQUIRE(wavefit::find_problems(d, k, launch_config{dims{1}, dims{64}}).contains(diagnostic_code::registers_exceed_limit));
+    REQUIRE(
+        wavefit::find_problems(d, k, launch_config{dims{1}, dims{64}}).contains(diagnostic_code::registers_exceed_limit));
     const wavefit::launch_plan p = wavefit::plan(d, k, 2048);
     REQUIRE_FALSE(p.feasible);
     REQUIRE_FALSE(p.ok());

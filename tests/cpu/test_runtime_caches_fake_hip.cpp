@@ -120,9 +120,9 @@ TEST_CASE("runtime caches: threads racing over devices, kernels and shared memor
             fake::current_device = first_device + dev;
             wavefit::plan_options options;
             options.dynamic_shared = std::uint64_t{1024} * static_cast<std::uint64_t>(s * 8);
-            const wavefit::launch_result r =
-                wavefit::try_launch(kernel_list[k], wavefit::work::elements(1000000 + static_cast<std::uint64_t>(s), options),
-                                    nullptr, nullptr, 4099);
+            const wavefit::launch_result r = wavefit::try_launch(
+                kernel_list[k], wavefit::work::elements(1000000 + static_cast<std::uint64_t>(s), options), nullptr, nullptr,
+                4099);
             if (r.status != wavefit::launch_status::launched) {
                 failures.fetch_add(1);
                 continue;
@@ -151,7 +151,8 @@ TEST_CASE("runtime caches: threads racing over devices, kernels and shared memor
     CHECK(wavefit::detail::launch_cache::size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
 }
 
-TEST_CASE("runtime caches: racing launches above the default LDS opt in once per kernel and size", "[runtime][cache][fake-hip]") {
+TEST_CASE("runtime caches: racing launches above the default LDS opt in once per kernel and size",
+          "[runtime][cache][fake-hip]") {
     constexpr int device = 8;
     const int set_before = fake::count().set_attribute_calls.load();
     std::atomic<int> launched{0};
@@ -178,10 +179,12 @@ TEST_CASE("runtime caches: a failed device query is not cached; racing threads s
     race(threads, [&](int) {
         fake::current_device = device;
         const wavefit::launch_result r = wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099);
-        if (r.status == wavefit::launch_status::launched) launched.fetch_add(1);
+        if (r.status == wavefit::launch_status::launched)
+            launched.fetch_add(1);
         else if (r.status == wavefit::launch_status::runtime_failed && r.message.find("hipErrorFake") != std::string::npos)
             runtime_failed.fetch_add(1);
-        else other.fetch_add(1);
+        else
+            other.fetch_add(1);
     });
     fake::count().fail_properties_for.store(-1);
     CHECK(other.load() == 0);
@@ -190,7 +193,8 @@ TEST_CASE("runtime caches: a failed device query is not cached; racing threads s
     // Each failed attempt was retried by a later caller; once the value exists nobody queries again.
     CHECK(fake::count().property_calls[device].load() == runtime_failed.load() + 1);
     fake::current_device = device;
-    CHECK(wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099).status == wavefit::launch_status::launched);
+    CHECK(wavefit::try_launch(kernel<30>, std::uint64_t{4096}, nullptr, nullptr, 4099).status ==
+          wavefit::launch_status::launched);
     CHECK(fake::count().property_calls[device].load() == runtime_failed.load() + 1);
 }
 
@@ -219,7 +223,8 @@ TEST_CASE("streams: a launch into a stream of device 13 while device 12 is curre
               wavefit::launch_status::launched);
     }
     SECTION("a planned launch of 2^20 elements is planned for device 13 and launched with device 13 current") {
-        const wavefit::launch_result r = wavefit::try_launch(kernel<41>, std::uint64_t{1} << 20, fake::stream_of(small), nullptr, 4099);
+        const wavefit::launch_result r =
+            wavefit::try_launch(kernel<41>, std::uint64_t{1} << 20, fake::stream_of(small), nullptr, 4099);
         CAPTURE(r.message, r.config.block.x, r.config.grid.x);
         REQUIRE(r.status == wavefit::launch_status::launched);
         const wavefit::device_limits& small_limits = wavefit::device_limits_for(small);
@@ -236,7 +241,8 @@ TEST_CASE("streams: a launch into a stream of device 13 while device 12 is curre
     }
     SECTION("dynamic shared memory is judged against device 13's 32 KiB") {
         const wavefit::launch_config lds_48k{wavefit::dims{10}, wavefit::dims{256}, std::uint64_t{48} * 1024};
-        const wavefit::launch_result on_small = wavefit::try_launch(kernel<42>, lds_48k, fake::stream_of(small), nullptr, 4099);
+        const wavefit::launch_result on_small =
+            wavefit::try_launch(kernel<42>, lds_48k, fake::stream_of(small), nullptr, 4099);
         CAPTURE(on_small.message);
         CHECK(on_small.diagnostic == wavefit::diagnostic_code::shared_memory_exceeds_limit);
         fake::expected_device = current;

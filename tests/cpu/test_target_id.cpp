@@ -36,8 +36,8 @@ TEST_CASE("target ids parse into a processor and its xnack and sramecc settings"
     REQUIRE(parsed("gfx90a:xnack+").sramecc == feature_setting::any);
     REQUIRE(wavefit::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
     target_id ignored;
-    for (const char* bad : {"", ":xnack+", "gfx90a:", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:tgsplit+", "gfx90a:xnack+:xnack-",
-                            "gfx90a::xnack+"}) {
+    for (const char* bad : {"", ":xnack+", "gfx90a:", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:tgsplit+",
+                            "gfx90a:xnack+:xnack-", "gfx90a::xnack+"}) {
         CAPTURE(bad);
         REQUIRE_FALSE(wavefit::parse_target_id(bad, ignored));
     }
@@ -73,11 +73,18 @@ TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 
         std::uint64_t bound;
         std::uint32_t budget;
     } rows[] = {
-        {&presets::mi250x, 1024, 128}, {&presets::mi250x, 768, 168}, {&presets::mi250x, 512, 256},
-        {&presets::mi250x, 320, 256},  {&presets::mi250x, 256, 512}, {&presets::mi250x, 64, 512},
-        {&presets::mi300x, 1024, 128}, {&presets::mi300x, 256, 512}, {&presets::mi355x, 1024, 128},
+        {&presets::mi250x, 1024, 128},
+        {&presets::mi250x, 768, 168},
+        {&presets::mi250x, 512, 256},
+        {&presets::mi250x, 320, 256},
+        {&presets::mi250x, 256, 512},
+        {&presets::mi250x, 64, 512},
+        {&presets::mi300x, 1024, 128},
+        {&presets::mi300x, 256, 512},
+        {&presets::mi355x, 1024, 128},
         // RDNA3 in wave32: 32 waves of a 1024-thread block on 4 SIMDs share 1536 registers per lane.
-        {&presets::rx7900xtx, 1024, 192}, {&presets::rx7900xtx, 256, 256},
+        {&presets::rx7900xtx, 1024, 192},
+        {&presets::rx7900xtx, 256, 256},
     };
     for (const auto& r : rows) {
         CAPTURE(wavefit::device_text(*r.d), r.bound, r.budget);

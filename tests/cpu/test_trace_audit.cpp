@@ -100,7 +100,7 @@ TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time
     wavefit::kernel_grouping capped(2);
     REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));
     REQUIRE(capped.add(dispatch("b", dims{1}, dims{64}, 1)));
-    REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));   // an existing group still grows
+    REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));  // an existing group still grows
     REQUIRE_FALSE(capped.add(dispatch("c", dims{1}, dims{64}, 1)));
 
     // The names held are capped too: some tens of groups of 1000-byte names fit 64 KiB, not 100.
@@ -122,7 +122,8 @@ TEST_CASE("idle_lanes: a 32-thread block on wave64 leaves half of each wave idle
     // check's own partial-wave warning is not repeated.
     CHECK(find(a, "block_not_wave_multiple") == nullptr);
     // A whole number of waves has no finding.
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{100000}, dims{64}, 1))), "idle_lanes") == nullptr);
+    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{100000}, dims{64}, 1))), "idle_lanes") ==
+          nullptr);
 }
 
 TEST_CASE("scratch_spill names the bytes per work-item", "[audit]") {
@@ -140,8 +141,8 @@ TEST_CASE("grid_smaller_than_device counts the idle CUs", "[audit]") {
     REQUIRE(f != nullptr);
     CHECK(f->message.find("64 blocks for the 304 CUs") != std::string::npos);
     CHECK(f->message.find("240 CUs stay idle") != std::string::npos);
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{304}, dims{256}, 1))), "grid_smaller_than_device") ==
-          nullptr);
+    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{304}, dims{256}, 1))),
+               "grid_smaller_than_device") == nullptr);
 }
 
 TEST_CASE("tail_imbalance: the last round of blocks fills only part of the device", "[audit]") {
@@ -172,8 +173,8 @@ TEST_CASE("work_items_near_dispatch_limit from 90% of 2^32-1 per dimension; beyo
     REQUIRE(find(over, "work_items_exceed_dispatch_limit") != nullptr);
     CHECK(find(over, "work_items_exceed_dispatch_limit")->severity == "error");
     // NVIDIA has no such limit.
-    CHECK(find(wavefit::audit_kernel(presets::h200, group_of(dispatch("k", dims{15625000}, dims{256}, 1))), "work_items_near_dispatch_limit") ==
-          nullptr);
+    CHECK(find(wavefit::audit_kernel(presets::h200, group_of(dispatch("k", dims{15625000}, dims{256}, 1))),
+               "work_items_near_dispatch_limit") == nullptr);
 }
 
 TEST_CASE("low_occupancy names the limiter, the per-resource limits and what to reduce", "[audit]") {
@@ -183,7 +184,8 @@ TEST_CASE("low_occupancy names the limiter, the per-resource limits and what to 
     const auto a = wavefit::audit_kernel(presets::mi300x, group_of(t));
     const auto* f = find(a, "low_occupancy");
     REQUIRE(f != nullptr);
-    CHECK(f->message.find("modelled occupancy 25% (8 of 32 waves per CU, 2 blocks), limited by registers") != std::string::npos);
+    CHECK(f->message.find("modelled occupancy 25% (8 of 32 waves per CU, 2 blocks), limited by registers") !=
+          std::string::npos);
     CHECK(f->message.find("waves 8, registers 2") != std::string::npos);
     CHECK(f->fix.find("registers 252 -> 168 gives 3 waves per SIMD instead of 2") != std::string::npos);
     // 50% and above: no finding.
@@ -220,12 +222,15 @@ TEST_CASE("the estimate capped by the grid matches Kineto's est. achieved occupa
 TEST_CASE("the hint says what gains one more wave per SIMD", "[audit][hint]") {
     wavefit::kernel_resources k;
     k.registers = 96;
-    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text == "registers 96 -> 80 gives 6 waves per SIMD instead of 5");
+    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text ==
+          "registers 96 -> 80 gives 6 waves per SIMD instead of 5");
     k.registers = 128;
-    CHECK(wavefit::hint_for_more_waves(presets::h200, k, 96).text == "registers 128 -> 96 gives 18 warps per SM instead of 15");
+    CHECK(wavefit::hint_for_more_waves(presets::h200, k, 96).text ==
+          "registers 128 -> 96 gives 18 warps per SM instead of 15");
     k = {};
     k.scalar_registers = 112;
-    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text == "SGPRs 112 -> 96 gives 8 waves per SIMD instead of 7");
+    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text ==
+          "SGPRs 112 -> 96 gives 8 waves per SIMD instead of 7");
     k = {};
     k.static_shared = 40000;  // 5 blocks of 256 on the H200 (41024 allocated of 233472)
     const wavefit::occupancy_hint h = wavefit::hint_for_more_waves(presets::h200, k, 256);

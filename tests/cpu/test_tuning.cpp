@@ -83,8 +83,11 @@ TEST_CASE("WAVEFIT_TUNING takes off, use and tune, and nothing else", "[tuning]"
 
 TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each one launchable", "[tuning][candidates]") {
     const kernel_resources heavy = spec::with_registers(96);
-    const std::vector<work> works{work::elements(std::uint64_t{1} << 28), work::elements(std::uint64_t{1} << 33),
-                                  work::elements(5000), work::per_block(32768), work::over(dims{8192, 8192}),
+    const std::vector<work> works{work::elements(std::uint64_t{1} << 28),
+                                  work::elements(std::uint64_t{1} << 33),
+                                  work::elements(5000),
+                                  work::per_block(32768),
+                                  work::over(dims{8192, 8192}),
                                   work::over(dims{64, 64, 64})};
     for (const wavefit::presets::preset& p : presets::all)
         for (const kernel_resources& k : {kernel_resources{}, heavy, spec::with_bound(256)})
@@ -95,14 +98,16 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
                 CHECK(candidates.size() <= 64);
                 CHECK(candidates == wavefit::detail::tuning_candidates(p.limits, k, w));
                 CHECK(candidates.front() == wavefit::detail::planned_recipe(p.limits, k, w));
-                std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>> seen;
+                std::set<
+                    std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>>
+                    seen;
                 for (const auto& r : candidates) {
                     const auto cl = wavefit::detail::configure(p.limits, r, w);
                     CAPTURE(r.threads, wavefit::to_string(r.grid), r.grid_factor, cl.config.grid.x, cl.config.block.x);
                     CHECK(wavefit::is_launchable(p.limits, k, cl.config));
                     // Each candidate is a different launch.
-                    CHECK(seen.insert({cl.config.block.x, cl.config.block.y, cl.config.block.z, cl.config.grid.x, cl.config.grid.y,
-                                       cl.config.grid.z})
+                    CHECK(seen.insert({cl.config.block.x, cl.config.block.y, cl.config.block.z, cl.config.grid.x,
+                                       cl.config.grid.y, cl.config.grid.z})
                               .second);
                     if (w.kind != work_kind::extent) CHECK(r.threads % p.limits.wave_size == 0);
                 }
@@ -110,7 +115,8 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
 }
 
 TEST_CASE("tuning candidates cover the blocks and grid policies a sweep would try", "[tuning][candidates]") {
-    const auto candidates = wavefit::detail::tuning_candidates(presets::h200, kernel_resources{}, work::elements(std::uint64_t{1} << 28));
+    const auto candidates =
+        wavefit::detail::tuning_candidates(presets::h200, kernel_resources{}, work::elements(std::uint64_t{1} << 28));
     std::set<std::uint64_t> blocks;
     std::set<std::pair<int, std::uint32_t>> policies;
     for (const auto& r : candidates) {
@@ -146,10 +152,10 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
 TEST_CASE("a per-block record keys on the unit's size class, and only per-block work has one", "[tuning][records]") {
     tuning_record r = sample_record();
     r.key.kind = work_kind::per_block;
-    r.key.bucket = 12;                                   // 4096 rows
-    r.key.unit_bucket = wavefit::unit_bucket_of(8192);   // of 8192 elements each
+    r.key.bucket = 12;                                  // 4096 rows
+    r.key.unit_bucket = wavefit::unit_bucket_of(8192);  // of 8192 elements each
     CHECK(r.key.unit_bucket == 14);
-    CHECK(wavefit::unit_bucket_of(0) == 0);              // not said
+    CHECK(wavefit::unit_bucket_of(0) == 0);  // not said
     CHECK(wavefit::unit_bucket_of(1) == 1);
     const std::string line = wavefit::to_json_line(r);
     CAPTURE(line);
@@ -164,11 +170,12 @@ TEST_CASE("a per-block record keys on the unit's size class, and only per-block 
     CHECK_FALSE(other.same_but_bucket(r.key));
     // A record without the field (an element count, or rows whose size was not given) reads as 0.
     CHECK(wavefit::to_json_line(sample_record()).find("unit_bucket") == std::string::npos);
-    const wavefit::tuning_record_result elements = wavefit::parse_tuning_record(replaced(wavefit::to_json_line(sample_record()),
-                                                                                        "\"bucket\":28", "\"bucket\":28,\"unit_bucket\":3"));
+    const wavefit::tuning_record_result elements = wavefit::parse_tuning_record(
+        replaced(wavefit::to_json_line(sample_record()), "\"bucket\":28", "\"bucket\":28,\"unit_bucket\":3"));
     CHECK_FALSE(elements.ok());
     CHECK(elements.error == "\"unit_bucket\" is only for per_block work");
-    const wavefit::tuning_record_result huge = wavefit::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
+    const wavefit::tuning_record_result huge =
+        wavefit::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
     CHECK_FALSE(huge.ok());
     CHECK(huge.error == "\"unit_bucket\" must be a whole number from 0 to 65");
 }
@@ -219,8 +226,9 @@ TEST_CASE("a tuning file: the last record of a key wins, bad lines are counted, 
     later.chosen.block = dims{1024};
     tuning_record other_bucket = sample_record();
     other_bucket.key.bucket = 20;
-    const std::string file = wavefit::to_json_line(first) + "\n" + "this is not JSON\n\n" + wavefit::to_json_line(other_bucket) +
-                             "\r\n" + wavefit::to_json_line(later) + "\n{\"wavefit_tuning\":2}\n";
+    const std::string file = wavefit::to_json_line(first) + "\n" + "this is not JSON\n\n" +
+                             wavefit::to_json_line(other_bucket) + "\r\n" + wavefit::to_json_line(later) +
+                             "\n{\"wavefit_tuning\":2}\n";
     wavefit::tuning_database db;
     const auto report = db.add_lines(file);
     CAPTURE(report.first_problem);
@@ -242,9 +250,10 @@ TEST_CASE("a tuning file: the last record of a key wins, bad lines are counted, 
     CHECK_FALSE(exact);
     CHECK(found->key.bucket == 20);
     // Another kernel, fingerprint or device gets nothing.
-    for (auto change : {+[](tuning_record& r) { r.key.kernel = "_Z5otherv"; }, +[](tuning_record& r) { r.key.resources.registers = 17; },
-                        +[](tuning_record& r) { r.key.compute_units = 114; }, +[](tuning_record& r) { r.key.runtime = "CUDA 12080"; },
-                        +[](tuning_record& r) { r.key.kind = work_kind::per_block; }}) {
+    for (auto change :
+         {+[](tuning_record& r) { r.key.kernel = "_Z5otherv"; }, +[](tuning_record& r) { r.key.resources.registers = 17; },
+          +[](tuning_record& r) { r.key.compute_units = 114; }, +[](tuning_record& r) { r.key.runtime = "CUDA 12080"; },
+          +[](tuning_record& r) { r.key.kind = work_kind::per_block; }}) {
         tuning_record q = first;
         change(q);
         CHECK(db.find(q.key) == nullptr);
@@ -292,5 +301,6 @@ TEST_CASE("a record's choice is used only when every launch it leads to is valid
     big.block = dims{1024};
     big.grid = grid_policy::cover;
     big.factor = 1;
-    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 31), big).empty());
+    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 31), big)
+              .empty());
 }

@@ -44,7 +44,8 @@ const void* address_of() {
 struct scratch_file {
     std::filesystem::path path;
     explicit scratch_file(const std::string& name) {
-        path = std::filesystem::temp_directory_path() / ("wavefit-tuning-" + std::to_string(static_cast<long>(::getpid())) + "-" + name);
+        path = std::filesystem::temp_directory_path() /
+               ("wavefit-tuning-" + std::to_string(static_cast<long>(::getpid())) + "-" + name);
         std::filesystem::remove(path);
     }
     ~scratch_file() {
@@ -117,19 +118,25 @@ TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning
     // 4096 rows of 8192 run fastest with blocks of 1024, 4096 rows of 512 with blocks of 128 (the
     // model cannot see the row length, so each tune gets its own model).
     fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 1024 ? 900000.0 : 1000000.0; });
-    const wavefit::tuning_result long_rows = wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099);
+    const wavefit::tuning_result long_rows =
+        wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099);
     fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 128 ? 900000.0 : 1000000.0; });
-    const wavefit::tuning_result short_rows = wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099);
+    const wavefit::tuning_result short_rows =
+        wavefit::tune(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099);
     CAPTURE(long_rows.message, short_rows.message, long_rows.chosen.block.x, short_rows.chosen.block.x);
     REQUIRE(long_rows.tuned);
     REQUIRE(short_rows.tuned);
     CHECK(long_rows.chosen.block.x == 1024);
     CHECK(short_rows.chosen.block.x == 128);
     wavefit::set_tuning_mode(wavefit::tuning_mode::use);
-    CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099).config.block.x == 1024);
-    CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099).config.block.x == 128);
+    CHECK(
+        wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 8192), nullptr, nullptr, 4099).config.block.x ==
+        1024);
+    CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099).config.block.x ==
+          128);
     // Rows of a length never tuned get the plan, not the nearest length's choice.
-    const wavefit::launch_result unknown = wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 100000), nullptr, nullptr, 4099);
+    const wavefit::launch_result unknown =
+        wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 100000), nullptr, nullptr, 4099);
     CHECK(unknown.config == long_rows.plan);
 }
 
@@ -139,7 +146,8 @@ TEST_CASE("tune: a kernel of a few microseconds is timed in batches, and its tim
     fake::name_kernel(address_of<8>(), "_Z12tuned_kernelILi8EEvPfi");
     // 2 us a launch, 1.5% faster at block 512 with 2 rounds: one event pair per launch would see 2 us
     // of device time and the fake's exact clock either way; batches must divide back to 2 us.
-    fake::set_duration_model([](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    fake::set_duration_model(
+        [](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
     const int launches_before = fake::count().launches.load();
     const wavefit::tuning_result r = wavefit::tune(tuned_kernel<8>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
     CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
@@ -156,7 +164,8 @@ TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
     fake::current_device = 2;
     fake::name_kernel(address_of<2>(), "_Z12tuned_kernelILi2EEvPfi");
     // Every configuration runs in the same 1 ms, but for one that is 0.1% faster: inside the noise floor.
-    fake::set_duration_model([](const void*, dim3 grid, dim3 block) { return block.x == 1024 && grid.x == 1216 ? 999000.0 : 1000000.0; });
+    fake::set_duration_model(
+        [](const void*, dim3 grid, dim3 block) { return block.x == 1024 && grid.x == 1216 ? 999000.0 : 1000000.0; });
     const wavefit::tuning_result r = wavefit::tune(tuned_kernel<2>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
     REQUIRE(r.ok);
     CAPTURE(r.chosen.block.x, r.chosen.grid.x);
@@ -174,7 +183,8 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
     const int launches_before = fake::count().launches.load();
-    const wavefit::launch_result first = wavefit::try_launch(tuned_kernel<3>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    const wavefit::launch_result first =
+        wavefit::try_launch(tuned_kernel<3>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
     CAPTURE(first.message);
     CHECK(first.status == wavefit::launch_status::launched);
     CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
@@ -188,7 +198,8 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     CAPTURE(text);
     CHECK(spec::contains(text, "\"kernel\":\"_Z12tuned_kernelILi3EEvPfi\""));
     CHECK(spec::contains(text, "\"chosen\":{\"block\":[512,1,1],\"grid\":\"saturate\",\"factor\":2"));
-    CHECK(spec::contains(text, "\"device\":{\"name\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304}"));
+    CHECK(spec::contains(
+        text, "\"device\":{\"name\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304}"));
     CHECK(spec::contains(text, "\"runtime\":\"HIP 60443483\""));
 }
 
@@ -216,15 +227,16 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     foreign.key.resources.registers = 64;
     foreign.key.bucket = 22;
     foreign.chosen.block = wavefit::dims{64};
-    file.write("garbage\n" + wavefit::to_json_line(r) + "\n" + wavefit::to_json_line(invalid) + "\n{\"wavefit_tuning\":99}\n" +
-               wavefit::to_json_line(foreign) + "\n" + std::string(100, '{') + "\n");
+    file.write("garbage\n" + wavefit::to_json_line(r) + "\n" + wavefit::to_json_line(invalid) +
+               "\n{\"wavefit_tuning\":99}\n" + wavefit::to_json_line(foreign) + "\n" + std::string(100, '{') + "\n");
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::use);
     const int bad_before = fake::count().bad_launches.load();
 
     CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 20, nullptr, nullptr, 4099).config.block.x == 768);
     // Bucket 24's record asks for block 4096: refused by validation, the plan runs instead.
-    const wavefit::launch_result at_24 = wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 24, nullptr, nullptr, 4099);
+    const wavefit::launch_result at_24 =
+        wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 24, nullptr, nullptr, 4099);
     CHECK(at_24.status == wavefit::launch_status::launched);
     CHECK(at_24.config.block.x == 256);
     // Bucket 22 has only the other fingerprint's record: the nearest valid record (bucket 20) serves.

@@ -40,7 +40,9 @@ using spec::with_registers;
 using spec::with_static_shared;
 using outcome = spec::checked_launch;
 
-outcome run(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) { return spec::check_launch(d, k, c); }
+outcome run(const wavefit::device_limits& d, const kernel_resources& k, const launch_config& c) {
+    return spec::check_launch(d, k, c);
+}
 
 // MI300X as rocminfo describes the dispatch (grid maxima 2^32-1 per dimension; docs/device-facts.md §1 footnote 1),
 // so that the work-item cap can be reached in y and z without a grid-dimension error.
@@ -147,9 +149,10 @@ TEST_CASE("a block dimension beyond the device's maximum for it is rejected", "[
     SECTION("block x 1024 passes and 1025 fails on both vendors") {
         for (const wavefit::device_limits* d : {&presets::mi300x, &presets::h200}) {
             CAPTURE(wavefit::device_text(*d));
-            require_absent(run(*d, kernel_resources{}, cfg(dims{1}, dims{1024})), diagnostic_code::block_dim_exceeds_device_limit);
-            require_present(run(*d, kernel_resources{}, cfg(dims{1}, dims{1025})), diagnostic_code::block_dim_exceeds_device_limit,
-                            {"block x = 1025", "1024"});
+            require_absent(run(*d, kernel_resources{}, cfg(dims{1}, dims{1024})),
+                           diagnostic_code::block_dim_exceeds_device_limit);
+            require_present(run(*d, kernel_resources{}, cfg(dims{1}, dims{1025})),
+                            diagnostic_code::block_dim_exceeds_device_limit, {"block x = 1025", "1024"});
         }
     }
 }
@@ -161,8 +164,8 @@ TEST_CASE("a block of more than 1024 threads is rejected even when each dimensio
         REQUIRE(fine.valid);
         const outcome o = run(*d, kernel_resources{}, cfg(dims{1}, dims{41, 25, 1}));  // 1025 threads
         REQUIRE_FALSE(o.valid);
-        require_present(o, diagnostic_code::block_exceeds_device_max_threads, {"(41, 25, 1)", "1025 threads", "maximum of 1024"},
-                        {"1024", "256"});
+        require_present(o, diagnostic_code::block_exceeds_device_max_threads,
+                        {"(41, 25, 1)", "1025 threads", "maximum of 1024"}, {"1024", "256"});
         require_absent(o, diagnostic_code::block_dim_exceeds_device_limit);
     }
 }
@@ -183,8 +186,8 @@ TEST_CASE("a block above the kernel's own bound is rejected: 256 passes, 257 fai
         REQUIRE(run(presets::h200, k, cfg(dims{100}, dims{256})).valid);
         const outcome o = run(presets::h200, k, cfg(dims{100}, dims{257}));
         REQUIRE_FALSE(o.valid);
-        require_present(o, diagnostic_code::block_exceeds_kernel_max_threads, {"257 threads", "maximum of 256", "NVIDIA H200"},
-                        {"256"});
+        require_present(o, diagnostic_code::block_exceeds_kernel_max_threads,
+                        {"257 threads", "maximum of 256", "NVIDIA H200"}, {"256"});
     }
     SECTION("a kernel bound above the device's maximum does not raise it") {
         const outcome o = run(presets::mi300x, with_bound(2048), cfg(dims{1}, dims{2048}));
@@ -215,20 +218,21 @@ TEST_CASE("registers that a block cannot hold on one CU/SM are rejected at the e
     SECTION("RX 7900 XTX: 256 VGPRs per thread exist, 257 do not") {
         REQUIRE(run(presets::rx7900xtx, with_registers(256), cfg(dims{10}, dims{32})).valid);
         require_present(run(presets::rx7900xtx, with_registers(257), cfg(dims{10}, dims{32})),
-                        diagnostic_code::registers_exceed_limit, {"257 registers", "maximum of 256", "RX 7900 XTX (gfx1100)"});
+                        diagnostic_code::registers_exceed_limit,
+                        {"257 registers", "maximum of 256", "RX 7900 XTX (gfx1100)"});
     }
     SECTION("H200: block 1024 fits 64 registers, not 65") {
         REQUIRE(run(presets::h200, with_registers(64), cfg(dims{10}, dims{1024})).valid);
         const outcome o = run(presets::h200, with_registers(65), cfg(dims{10}, dims{1024}));
         REQUIRE_FALSE(o.valid);
         // 65 x 32 -> 2304 per warp x 32 warps = 73728 > 65536; by sub-partition 7 warps each = 28 warps = 896 threads.
-        require_present(o, diagnostic_code::registers_exceed_limit, {"65 registers", "73728", "65536", "NVIDIA H200 (sm_90)"},
-                        {"896", "64"});
+        require_present(o, diagnostic_code::registers_exceed_limit,
+                        {"65 registers", "73728", "65536", "NVIDIA H200 (sm_90)"}, {"896", "64"});
     }
     SECTION("H200: 255 registers per thread exist, 256 do not") {
         REQUIRE(run(presets::h200, with_registers(255), cfg(dims{10}, dims{256})).valid);
-        require_present(run(presets::h200, with_registers(256), cfg(dims{10}, dims{32})), diagnostic_code::registers_exceed_limit,
-                        {"256 registers", "maximum of 255"}, {"255"});
+        require_present(run(presets::h200, with_registers(256), cfg(dims{10}, dims{32})),
+                        diagnostic_code::registers_exceed_limit, {"256 registers", "maximum of 255"}, {"255"});
     }
     SECTION("gfx9 SGPRs: 192 per wave let a 1024-thread block run, 193 do not; gfx1100 has no SGPR limit") {
         // 800 / align_up(192, 16) = 4 waves per SIMD = 16 per CU = one 1024-thread block;
@@ -312,8 +316,8 @@ TEST_CASE("a grid dimension beyond the device's maximum is rejected", "[validate
     SECTION("grid y 65536 passes and 65537 fails on the MI300X (HIP reports 65536)") {
         REQUIRE(run(presets::mi300x, kernel_resources{}, cfg(dims{1, 65536}, dims{256})).valid);
         require_present(run(presets::mi300x, kernel_resources{}, cfg(dims{1, 65537}, dims{256})),
-                        diagnostic_code::grid_dim_exceeds_device_limit, {"grid y = 65537", "maximum grid y of 65536", "MI300X (gfx942)"},
-                        {"65536"});
+                        diagnostic_code::grid_dim_exceeds_device_limit,
+                        {"grid y = 65537", "maximum grid y of 65536", "MI300X (gfx942)"}, {"65536"});
     }
     SECTION("grid x 2^31-1 passes and 2^31 fails on both vendors") {
         REQUIRE(run(presets::h200, kernel_resources{}, cfg(dims{2147483647u}, dims{1024})).valid);
@@ -374,18 +378,19 @@ TEST_CASE("a grid beyond 2^32-1 work-items in one dimension is rejected on AMD",
     }
 }
 
-TEST_CASE("a block that is not a whole number of waves warns, without invalidating the launch", "[validate][wave_multiple]") {
+TEST_CASE("a block that is not a whole number of waves warns, without invalidating the launch",
+          "[validate][wave_multiple]") {
     SECTION("100 threads on wave64 and on warp32") {
         const outcome amd = run(presets::mi300x, kernel_resources{}, cfg(dims{10}, dims{100}));
         REQUIRE(amd.valid);
-        const diagnostic& dg = require_present(amd, diagnostic_code::block_not_wave_multiple,
-                                               {"100 threads", "64-thread wave", "2 waves", "28 lanes idle", "MI300X (gfx942)"},
-                                               {"128", "64"});
+        const diagnostic& dg =
+            require_present(amd, diagnostic_code::block_not_wave_multiple,
+                            {"100 threads", "64-thread wave", "2 waves", "28 lanes idle", "MI300X (gfx942)"}, {"128", "64"});
         REQUIRE(dg.severity == severity::warning);
         const outcome nv = run(presets::h200, kernel_resources{}, cfg(dims{10}, dims{100}));
         REQUIRE(nv.valid);
-        require_present(nv, diagnostic_code::block_not_wave_multiple, {"100 threads", "32-thread warp", "4 warps", "28 lanes idle"},
-                        {"128", "96"});
+        require_present(nv, diagnostic_code::block_not_wave_multiple,
+                        {"100 threads", "32-thread warp", "4 warps", "28 lanes idle"}, {"128", "96"});
     }
     SECTION("32 threads on wave64 warn, 64 do not; 32 on warp32 do not") {
         const outcome half = run(presets::mi300x, kernel_resources{}, cfg(dims{10}, dims{32}));
@@ -408,7 +413,8 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
         REQUIRE_FALSE(o.valid);
         require_present(o, diagnostic_code::grid_dim_exceeds_device_limit, {"9223372036854775808"});
         require_present(o, diagnostic_code::work_items_exceed_dispatch_limit, {"= 18446744073709551615 work-items"});
-        const wavefit::findings f = wavefit::find_problems(presets::mi300x, kernel_resources{}, cfg(dims{std::uint64_t{1} << 63}, dims{4}));
+        const wavefit::findings f =
+            wavefit::find_problems(presets::mi300x, kernel_resources{}, cfg(dims{std::uint64_t{1} << 63}, dims{4}));
         bool saw = false;
         for (const wavefit::finding& x : f)
             if (x.code == diagnostic_code::work_items_exceed_dispatch_limit) {
@@ -446,7 +452,8 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
         REQUIRE(f.contains(diagnostic_code::work_items_exceed_dispatch_limit));
         REQUIRE(f.has_error());
         REQUIRE(wavefit::detail::has_launch_errors(d, kernel_resources{}, c));
-        REQUIRE(wavefit::detail::has_launch_errors(d, kernel_resources{}, c, wavefit::detail::register_bound_threads(d, kernel_resources{})));
+        REQUIRE(wavefit::detail::has_launch_errors(d, kernel_resources{}, c,
+                                                   wavefit::detail::register_bound_threads(d, kernel_resources{})));
         require_present(run(d, kernel_resources{}, c), diagnostic_code::work_items_exceed_dispatch_limit,
                         {"2^64 or more", "18446744073709551615"});
         // Such limits are no runtime's report: planning refuses them outright.
@@ -456,10 +463,10 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
         CHECK(wavefit::device_limits_problem(presets::mi300x).empty());
         wavefit::device_limits exact = presets::mi300x;
         exact.max_work_items_per_dimension = 4294967295u;
-        CHECK_FALSE(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{4294967295u}, dims{1})).contains(
-            diagnostic_code::work_items_exceed_dispatch_limit));
-        CHECK(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{2147483648u}, dims{2})).contains(
-            diagnostic_code::work_items_exceed_dispatch_limit));
+        CHECK_FALSE(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{4294967295u}, dims{1}))
+                        .contains(diagnostic_code::work_items_exceed_dispatch_limit));
+        CHECK(wavefit::find_problems(exact, kernel_resources{}, cfg(dims{2147483648u}, dims{2}))
+                  .contains(diagnostic_code::work_items_exceed_dispatch_limit));
     }
     SECTION("a grid of 2^64-1 blocks on every axis is rejected on both vendors") {
         for (const wavefit::device_limits* d : {&presets::mi300x, &presets::h200}) {

@@ -9,8 +9,8 @@
 #include <cstdint>   // sizes
 #include <iostream>  // notes for the run's report
 #include <optional>  // diagnostic codes
-#include <string>   // names
-#include <vector>   // results
+#include <string>    // names
+#include <vector>    // results
 
 #include "gpu_support/gpu_support.hpp"
 #include "kernels.hpp"
@@ -52,12 +52,12 @@ inline void record_runtime_verdict(const std::string& what, gpu::error_t e) {
 
 // Ends a spec that does not apply here, visibly: a Catch2 warning on the console and a
 // "skipped: ..." note in the JUnit file (Catch2 2.x has no SKIP; the spec counts as passed).
-#define GPU_TEST_SKIP(why)                               \
-    do {                                                 \
-        const std::string gpu_test_why_ = (why);         \
-        WARN("skipped: " << gpu_test_why_);              \
-        gpu_test::note("skipped: " + gpu_test_why_);     \
-        return;                                          \
+#define GPU_TEST_SKIP(why)                           \
+    do {                                             \
+        const std::string gpu_test_why_ = (why);     \
+        WARN("skipped: " << gpu_test_why_);          \
+        gpu_test::note("skipped: " + gpu_test_why_); \
+        return;                                      \
     } while (0)
 
 // Where one of wavefit's messages names the runtime's error for a shape ("CUDA 13 refuses such a
@@ -107,16 +107,16 @@ inline constexpr std::uint32_t poison_u32 = 0xABABABABu;
 }  // namespace gpu_test
 
 // Stops a spec with a clear message on a machine without a GPU.
-#define REQUIRE_GPU()                                                                        \
-    do {                                                                                     \
+#define REQUIRE_GPU()                                                                            \
+    do {                                                                                         \
         INFO("no GPU is visible to the runtime: the GPU specs need one (see tests/gpu/README)"); \
-        REQUIRE(gpu_test::has_gpu());                                                        \
+        REQUIRE(gpu_test::has_gpu());                                                            \
     } while (0)
 
 // A runtime call in a spec's setup must succeed; the failure names the call and the error.
-#define GPU_REQUIRE_OK(call)                                   \
-    do {                                                       \
-        const gpu::error_t gpu_e_ = (call);                    \
+#define GPU_REQUIRE_OK(call)                                    \
+    do {                                                        \
+        const gpu::error_t gpu_e_ = (call);                     \
         INFO(#call << " returned " << gpu::error_text(gpu_e_)); \
-        REQUIRE(gpu_e_ == gpu::success);                       \
+        REQUIRE(gpu_e_ == gpu::success);                        \
     } while (0)

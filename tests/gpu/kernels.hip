@@ -12,7 +12,8 @@ __global__ void count_visits(std::uint32_t* visits, std::uint64_t n) {
 
 __global__ void count_block_visits(std::uint32_t* visits, std::uint64_t units) {
     // blockDim.x is a multiple of the slots in the spec, so each slot gets blockDim.x / slots adds.
-    for (const std::uint64_t unit : wavefit::block_stride(units)) atomicAdd(&visits[unit * block_visit_slots + threadIdx.x % block_visit_slots], 1u);
+    for (const std::uint64_t unit : wavefit::block_stride(units))
+        atomicAdd(&visits[unit * block_visit_slots + threadIdx.x % block_visit_slots], 1u);
 }
 
 __global__ void count_visits_range(std::uint32_t* visits, std::uint64_t first, std::uint64_t last) {

@@ -43,7 +43,8 @@ void expect_runtime_failure(const char* what, Query&& query) {
         query();
         expect(false, what, "no exception");
     } catch (const wavefit::launch_error& e) {
-        expect(e.status() == wavefit::launch_status::runtime_failed && e.runtime_code() != 0 && one_line_naming_the_error(e.what()),
+        expect(e.status() == wavefit::launch_status::runtime_failed && e.runtime_code() != 0 &&
+                   one_line_naming_the_error(e.what()),
                what, "launch_error (runtime code " + std::to_string(e.runtime_code()) + "): " + e.what());
     } catch (const std::exception& e) {
         expect(false, what, std::string("another exception: ") + e.what());
@@ -55,11 +56,13 @@ void runtime_reports_no_gpu() {
     expect(wavefit::visible_device_count() == 0, "visible_device_count() is 0 when asked again");
     expect_runtime_failure("current_device_limits() throws launch_error", [] { (void)wavefit::current_device_limits(); });
     expect_runtime_failure("device_limits_for(0) throws launch_error", [] { (void)wavefit::device_limits_for(0); });
-    expect_runtime_failure("kernel_resources_for(kernel) throws launch_error", [] { (void)wavefit::kernel_resources_for(scale); });
+    expect_runtime_failure("kernel_resources_for(kernel) throws launch_error",
+                           [] { (void)wavefit::kernel_resources_for(scale); });
     expect_runtime_failure("plan(kernel, n) throws launch_error", [] { (void)wavefit::plan(scale, std::uint64_t{1000}); });
 
     float* const no_data = nullptr;
-    const wavefit::launch_result by_count = wavefit::try_launch(scale, std::uint64_t{1000}, nullptr, no_data, std::uint64_t{1000}, 2.0f);
+    const wavefit::launch_result by_count =
+        wavefit::try_launch(scale, std::uint64_t{1000}, nullptr, no_data, std::uint64_t{1000}, 2.0f);
     expect(by_count.status == wavefit::launch_status::runtime_failed && by_count.runtime_code != 0 &&
                one_line_naming_the_error(by_count.message),
            "try_launch(kernel, n) returns runtime_failed", by_count.message);
@@ -67,8 +70,9 @@ void runtime_reports_no_gpu() {
         scale, wavefit::launch_config{wavefit::dims{4}, wavefit::dims{256}}, nullptr, no_data, std::uint64_t{1000}, 2.0f);
     expect(by_config.status == wavefit::launch_status::runtime_failed && one_line_naming_the_error(by_config.message),
            "try_launch(kernel, config) returns runtime_failed", by_config.message);
-    expect_runtime_failure("launch(kernel, n) throws launch_error",
-                           [&] { wavefit::launch(scale, std::uint64_t{1000}, nullptr, no_data, std::uint64_t{1000}, 2.0f); });
+    expect_runtime_failure("launch(kernel, n) throws launch_error", [&] {
+        wavefit::launch(scale, std::uint64_t{1000}, nullptr, no_data, std::uint64_t{1000}, 2.0f);
+    });
     // Not a check: without a device every HIP call, hipGetLastError included, returns the
     // initialisation error, so "nothing left pending" can only be checked on a GPU (tests/gpu does).
     std::printf("info   the runtime's last-error query answers %s\n", gpu::error_text(gpu::take_last_error()).c_str());
@@ -78,9 +82,10 @@ void planning_core_works_from_presets() {
     using namespace wavefit;
     const std::uint64_t n = std::uint64_t{1} << 33;
     const launch_plan p = plan(presets::mi300x, kernel_resources{}, n);
-    expect(p.ok() && p.grid_stride && p.grid.x * p.block.x <= 4294967295ull && is_launchable(presets::mi300x, {}, p.config()),
-           "plan(mi300x, 2^33 elements) clamps the grid below 2^32 work-items",
-           "grid " + detail::dims_text(p.grid) + " block " + detail::dims_text(p.block));
+    expect(
+        p.ok() && p.grid_stride && p.grid.x * p.block.x <= 4294967295ull && is_launchable(presets::mi300x, {}, p.config()),
+        "plan(mi300x, 2^33 elements) clamps the grid below 2^32 work-items",
+        "grid " + detail::dims_text(p.grid) + " block " + detail::dims_text(p.block));
 
     kernel_resources k{};
     k.registers = 128;
@@ -92,7 +97,8 @@ void planning_core_works_from_presets() {
     kernel_resources bounded{};
     bounded.max_threads_per_block = 256;
     const findings f = find_problems(presets::mi300x, bounded, launch_config{dims{16777216}, dims{512}});
-    expect(f.contains(diagnostic_code::block_exceeds_kernel_max_threads) && f.contains(diagnostic_code::work_items_exceed_dispatch_limit),
+    expect(f.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
+               f.contains(diagnostic_code::work_items_exceed_dispatch_limit),
            "check(mi300x, grid 16777216 x block 512, bound 256) finds both errors");
 }
 

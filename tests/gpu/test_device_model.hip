@@ -21,9 +21,9 @@ TEST_CASE("the limits read from the runtime equal the h200 preset field by field
     }
     const wavefit::device_limits& got = wavefit::device_limits_for(0);
     const wavefit::device_limits& want = wavefit::presets::h200;
-#define WAVEFIT_SAME_FIELD(field)                                      \
-    do {                                                               \
-        INFO(#field);                                                  \
+#define WAVEFIT_SAME_FIELD(field)                                                               \
+    do {                                                                                        \
+        INFO(#field);                                                                           \
         CHECK(static_cast<std::uint64_t>(got.field) == static_cast<std::uint64_t>(want.field)); \
     } while (0)
     CHECK(std::string(got.name.view()) == std::string(want.name.view()));
@@ -58,8 +58,7 @@ TEST_CASE("the limits read from the runtime equal the h200 preset field by field
     CHECK(&wavefit::device_limits_for(0) == &got);
 }
 
-TEST_CASE("the occupancy model equals the runtime's occupancy query for every kernel of the suite",
-          "[model][occupancy]") {
+TEST_CASE("the occupancy model equals the runtime's occupancy query for every kernel of the suite", "[model][occupancy]") {
     REQUIRE_GPU();
     const wavefit::device_limits& d = wavefit::current_device_limits();
     std::size_t compared = 0;
@@ -69,7 +68,8 @@ TEST_CASE("the occupancy model equals the runtime's occupancy query for every ke
         const std::uint64_t max_block = static_cast<std::uint64_t>(a.max_threads_per_block);
         // Dynamic sizes from none to all a block may use, ascending: when a size is above the kernel's
         // current limit the limit is raised to exactly that size first (as the H200 data were recorded).
-        const std::uint64_t most = d.shared_per_block_optin > a.static_shared ? d.shared_per_block_optin - a.static_shared : 0;
+        const std::uint64_t most =
+            d.shared_per_block_optin > a.static_shared ? d.shared_per_block_optin - a.static_shared : 0;
         std::set<std::uint64_t> dynamic_sizes{0, 1024, 8192, 30000, 65536, 100000, most};
         if (d.shared_per_block > a.static_shared) dynamic_sizes.insert(d.shared_per_block - a.static_shared);
         std::set<std::uint64_t> blocks{1, 31, 33, 100, 250, 1000};
@@ -86,16 +86,17 @@ TEST_CASE("the occupancy model equals the runtime's occupancy query for every ke
                 int runtime_blocks = -1;
                 GPU_REQUIRE_OK(gpu::occupancy_blocks(runtime_blocks, k.address, static_cast<int>(block), dynamic_shared));
                 const wavefit::occupancy_report model = k.model(block, dynamic_shared);
-                INFO(k.name << " (numRegs " << a.registers << ", static shared " << a.static_shared << ", maxThreadsPerBlock "
-                            << a.max_threads_per_block << ") block " << block << " dynamic shared " << dynamic_shared
-                            << ": wavefit " << model.active_blocks_per_cu << " limited by "
-                            << wavefit::to_string(model.limited_by) << ", runtime " << runtime_blocks);
+                INFO(k.name << " (numRegs " << a.registers << ", static shared " << a.static_shared
+                            << ", maxThreadsPerBlock " << a.max_threads_per_block << ") block " << block
+                            << " dynamic shared " << dynamic_shared << ": wavefit " << model.active_blocks_per_cu
+                            << " limited by " << wavefit::to_string(model.limited_by) << ", runtime " << runtime_blocks);
                 CHECK(static_cast<int>(model.active_blocks_per_cu) == runtime_blocks);
                 ++compared;
             }
         }
     }
-    gpu_test::note("occupancy: " + std::to_string(compared) + " (kernel, block, dynamic shared) triples compared with the runtime");
+    gpu_test::note("occupancy: " + std::to_string(compared) +
+                   " (kernel, block, dynamic shared) triples compared with the runtime");
     CHECK(compared > 100);
     CHECK(gpu_test::last_error_text() == gpu_test::success_text());
 }
@@ -114,7 +115,8 @@ TEST_CASE("the kernel attributes wavefit reads are the runtime's", "[model][attr
         CHECK(r.local_bytes_per_thread == a.local_bytes);
         // The kernel's own bound: the runtime's, except where CUDA folded the registers' limit into it
         // (then wavefit records no bound and the occupancy model carries the limit).
-        const std::uint64_t effective = std::min<std::uint64_t>(wavefit::kernel_max_threads(d, r), wavefit::largest_runnable_block(d, r));
+        const std::uint64_t effective =
+            std::min<std::uint64_t>(wavefit::kernel_max_threads(d, r), wavefit::largest_runnable_block(d, r));
         CHECK(effective == static_cast<std::uint64_t>(a.max_threads_per_block));
     }
 }
@@ -140,9 +142,18 @@ TEST_CASE("a launch by element count uses exactly the configuration wavefit::pla
     REQUIRE_GPU();
     const wavefit::device_limits& d = wavefit::current_device_limits();
     const wavefit::kernel_resources& k = wavefit::kernel_resources_for(noop_elements);
-    std::set<std::uint64_t> counts{1023, 1024, 1025, 1000003, 4294967295ull, 4294967296ull, 4294967297ull,
-                                   (std::uint64_t{1} << 36) + 1, std::uint64_t{1} << 39, std::uint64_t{1} << 40,
-                                   (std::uint64_t{1} << 40) * 255 + 17, ~std::uint64_t{0}};
+    std::set<std::uint64_t> counts{1023,
+                                   1024,
+                                   1025,
+                                   1000003,
+                                   4294967295ull,
+                                   4294967296ull,
+                                   4294967297ull,
+                                   (std::uint64_t{1} << 36) + 1,
+                                   std::uint64_t{1} << 39,
+                                   std::uint64_t{1} << 40,
+                                   (std::uint64_t{1} << 40) * 255 + 17,
+                                   ~std::uint64_t{0}};
     for (std::uint64_t n = 0; n <= 300; ++n) counts.insert(n);
     for (int p = 7; p <= 34; ++p) {
         counts.insert((std::uint64_t{1} << p) - 1);
@@ -176,7 +187,8 @@ TEST_CASE("a launch by element count uses exactly the configuration wavefit::pla
     // The plain element-count overload is the default-options case.
     for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000003}}) {
         const wavefit::launch_result r = wavefit::try_launch(noop_elements, n, s.get(), n);
-        CHECK(r.config == wavefit::plan(wavefit::current_device_limits(), wavefit::kernel_resources_for(noop_elements), n).config());
+        CHECK(r.config ==
+              wavefit::plan(wavefit::current_device_limits(), wavefit::kernel_resources_for(noop_elements), n).config());
     }
     s.wait();
     gpu_test::note("plan: " + std::to_string(compared) + " element-count launches compared with wavefit::plan");
@@ -187,16 +199,25 @@ TEST_CASE("a launch over an extent uses exactly the configuration wavefit::plan 
     REQUIRE_GPU();
     const wavefit::device_limits& d = wavefit::current_device_limits();
     const wavefit::kernel_resources& k = wavefit::kernel_resources_for(noop_extent);
-    const dims extents[] = {{0, 5},      {5, 0},         {1, 1},          {31, 7},
-                            {32, 32},    {33, 1},        {1, 1000},       {1000, 77},
-                            {4099, 2053}, {65536, 3},    {2, (std::uint64_t{1} << 24) + 3},
-                            {1, std::uint64_t{1} << 30}, {70000, 70000}, {std::uint64_t{1} << 40, 2}};
+    const dims extents[] = {{0, 5},
+                            {5, 0},
+                            {1, 1},
+                            {31, 7},
+                            {32, 32},
+                            {33, 1},
+                            {1, 1000},
+                            {1000, 77},
+                            {4099, 2053},
+                            {65536, 3},
+                            {2, (std::uint64_t{1} << 24) + 3},
+                            {1, std::uint64_t{1} << 30},
+                            {70000, 70000},
+                            {std::uint64_t{1} << 40, 2}};
     gpu::stream s;
     for (const dims& e : extents) {
         const launch_config want = wavefit::plan(d, k, e).config();
-        const wavefit::launch_result r = launched_or_captured(e.volume() > capture_above, s, [&] {
-            return wavefit::try_launch(noop_extent, e, s.get(), e.x, e.y);
-        });
+        const wavefit::launch_result r = launched_or_captured(
+            e.volume() > capture_above, s, [&] { return wavefit::try_launch(noop_extent, e, s.get(), e.x, e.y); });
         INFO("extent " << wavefit::detail::dims_text(e) << ": " << r.message);
         CHECK(r.ok());
         CHECK(r.config == want);

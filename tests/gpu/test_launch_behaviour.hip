@@ -10,9 +10,9 @@
 
 namespace {
 
+using gpu_test::mismatches;
 using wavefit::dims;
 using wavefit::launch_config;
-using gpu_test::mismatches;
 
 }  // namespace
 
@@ -27,15 +27,17 @@ TEST_CASE("dynamic shared memory above 48 KiB is opted in automatically and usab
     const launch_config cfg{dims{blocks}, dims{threads}, bytes};
 
     if (d.shared_per_block_optin < bytes) {  // AMD: 64 KiB of LDS and no opt-in
-        const wavefit::launch_result r = wavefit::try_launch(shared_roundtrip_fresh, cfg, nullptr, mismatch_counts.data(), words);
+        const wavefit::launch_result r =
+            wavefit::try_launch(shared_roundtrip_fresh, cfg, nullptr, mismatch_counts.data(), words);
         INFO(r.message);
         CHECK(gpu_test::code_name(r.diagnostic) == "shared_memory_exceeds_limit");
         return;
     }
     // Whatever earlier specs did to this kernel's limit, start from the runtime's default.
-    GPU_REQUIRE_OK(gpu::set_max_dynamic_shared(reinterpret_cast<const void*>(shared_roundtrip_fresh), static_cast<int>(d.shared_per_block)));
-    GPU_RAW_LAUNCH(shared_roundtrip_fresh, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)), bytes, nullptr,
-                   mismatch_counts.data(), words);
+    GPU_REQUIRE_OK(gpu::set_max_dynamic_shared(reinterpret_cast<const void*>(shared_roundtrip_fresh),
+                                               static_cast<int>(d.shared_per_block)));
+    GPU_RAW_LAUNCH(shared_roundtrip_fresh, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)), bytes,
+                   nullptr, mismatch_counts.data(), words);
     const gpu::error_t raw = gpu::take_last_error();
     gpu_test::record_runtime_verdict("100 KiB of dynamic shared memory without the opt-in", raw);
     CHECK(gpu::error_text(raw) != gpu_test::success_text());
@@ -50,8 +52,9 @@ TEST_CASE("dynamic shared memory above 48 KiB is opted in automatically and usab
 
     // A planned launch with the same shared memory per block, and the largest a block may have.
     mismatch_counts.poison(0xAB);
-    const wavefit::launch_result planned = wavefit::try_launch(
-        shared_roundtrip_fresh, wavefit::work::elements(blocks * threads, {bytes, 256, true}), s.get(), mismatch_counts.data(), words);
+    const wavefit::launch_result planned =
+        wavefit::try_launch(shared_roundtrip_fresh, wavefit::work::elements(blocks * threads, {bytes, 256, true}), s.get(),
+                            mismatch_counts.data(), words);
     INFO(planned.message);
     REQUIRE(gpu_test::status_name(planned.status) == "launched");
     REQUIRE(planned.config.grid.x * planned.config.block.x <= blocks * threads);
@@ -89,7 +92,8 @@ TEST_CASE("an opt-in lowered outside wavefit after wavefit raised it is raised a
     REQUIRE(lowered.max_dynamic_shared < static_cast<int>(bytes));
 
     mismatch_counts.poison(0xAB);
-    const wavefit::launch_result r = wavefit::try_launch(shared_roundtrip_stale, cfg, s.get(), mismatch_counts.data(), words);
+    const wavefit::launch_result r =
+        wavefit::try_launch(shared_roundtrip_stale, cfg, s.get(), mismatch_counts.data(), words);
     INFO(r.message);
     CHECK(gpu_test::status_name(r.status) == "launched");
     s.wait();
@@ -245,8 +249,8 @@ TEST_CASE("launch_error and try_launch report the runtime code, the diagnostic, 
         CHECK_THAT(e.kernel(), Catch::Contains("count_visits") && !Catch::StartsWith("_Z"));  // demangled
         CHECK_THAT(e.device(), Catch::Contains(device_name));
         if (gpu_test::on_h200()) CHECK_THAT(e.device(), Catch::Contains("NVIDIA H200"));
-        CHECK_THAT(std::string(e.what()), Catch::Contains("1056") && Catch::Contains("1024") && Catch::Contains(device_name) &&
-                                              Catch::Contains("count_visits"));
+        CHECK_THAT(std::string(e.what()), Catch::Contains("1056") && Catch::Contains("1024") &&
+                                              Catch::Contains(device_name) && Catch::Contains("count_visits"));
         CHECK(e.config() == cfg);
         // try_launch tells the same facts without throwing.
         CHECK(gpu_test::status_name(r.status) == gpu_test::status_name(e.status()));

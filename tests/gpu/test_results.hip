@@ -12,10 +12,10 @@
 
 namespace {
 
-using wavefit::dims;
-using wavefit::launch_config;
 using gpu_test::mismatches;
 using gpu_test::poison_u32;
+using wavefit::dims;
+using wavefit::launch_config;
 
 constexpr std::uint64_t guard = 1024;  // elements after the end that must stay poisoned
 
@@ -55,15 +55,37 @@ TEST_CASE("every element is visited exactly once for element counts at the edges
     const wavefit::device_limits& d = wavefit::current_device_limits();
     const std::uint64_t wave = d.wave_size;
     const std::uint64_t block = wavefit::plan(count_visits, std::uint64_t{1} << 26).block.x;  // the block of large work
-    const std::uint64_t full_wave_per_cu = std::uint64_t{d.compute_units} * wave;           // where small work stops shrinking
+    const std::uint64_t full_wave_per_cu = std::uint64_t{d.compute_units} * wave;  // where small work stops shrinking
     INFO("wave " << wave << ", planned block " << block << ", CUs x wave " << full_wave_per_cu);
 
-    std::set<std::uint64_t> counts{0, 1, 2, 3, 7, wave - 1, wave, wave + 1, 2 * wave - 1, 2 * wave + 1,
-                                   block - 1, block, block + 1, 2 * block - 1, 2 * block + 1,
-                                   full_wave_per_cu - 1, full_wave_per_cu, full_wave_per_cu + 1,
-                                   full_wave_per_cu * block / wave - 1, full_wave_per_cu * block / wave + 1,
-                                   1000, 4093, 65521, 65537, 1000003, (std::uint64_t{1} << 20) + 7,
-                                   (std::uint64_t{1} << 24) - 1, 16777259 /* prime */};
+    std::set<std::uint64_t> counts{0,
+                                   1,
+                                   2,
+                                   3,
+                                   7,
+                                   wave - 1,
+                                   wave,
+                                   wave + 1,
+                                   2 * wave - 1,
+                                   2 * wave + 1,
+                                   block - 1,
+                                   block,
+                                   block + 1,
+                                   2 * block - 1,
+                                   2 * block + 1,
+                                   full_wave_per_cu - 1,
+                                   full_wave_per_cu,
+                                   full_wave_per_cu + 1,
+                                   full_wave_per_cu * block / wave - 1,
+                                   full_wave_per_cu * block / wave + 1,
+                                   1000,
+                                   4093,
+                                   65521,
+                                   65537,
+                                   1000003,
+                                   (std::uint64_t{1} << 20) + 7,
+                                   (std::uint64_t{1} << 24) - 1,
+                                   16777259 /* prime */};
     const std::uint64_t largest = *counts.rbegin();
     gpu::buffer<std::uint32_t> visits(largest + guard);
     gpu::stream s;
@@ -166,8 +188,8 @@ TEST_CASE("per-block work visits every unit with one whole block, also when the 
     }
     // An explicit grid of 7 blocks for 100003 units: block_stride walks each block over its share.
     visits.poison(0xAB);
-    const wavefit::launch_result r =
-        wavefit::try_launch(count_block_visits, launch_config{dims{7}, dims{64}}, s.get(), visits.data(), std::uint64_t{100003});
+    const wavefit::launch_result r = wavefit::try_launch(count_block_visits, launch_config{dims{7}, dims{64}}, s.get(),
+                                                         visits.data(), std::uint64_t{100003});
     REQUIRE(gpu_test::status_name(r.status) == "launched");
     s.wait();
     const std::vector<std::uint32_t> host = visits.to_host();
@@ -188,9 +210,10 @@ TEST_CASE("2-D extents are covered exactly once, also when the grid's y limit cl
     for (const extent& e : extents) {
         const std::uint64_t cells = e.width * e.height;
         visits.poison(0xAB);
-        const wavefit::launch_result r = wavefit::try_launch(count_visits_2d, dims{e.width, e.height}, s.get(), visits.data(),
-                                                             e.width, e.height);
-        INFO(e.width << " x " << e.height << ": " << Catch::StringMaker<launch_config>::convert(r.config) << " " << r.message);
+        const wavefit::launch_result r =
+            wavefit::try_launch(count_visits_2d, dims{e.width, e.height}, s.get(), visits.data(), e.width, e.height);
+        INFO(e.width << " x " << e.height << ": " << Catch::StringMaker<launch_config>::convert(r.config) << " "
+                     << r.message);
         REQUIRE(gpu_test::status_name(r.status) == "launched");
         const wavefit::launch_plan p =
             wavefit::plan(d, wavefit::kernel_resources_for(count_visits_2d), dims{e.width, e.height});

@@ -20,7 +20,8 @@ constexpr std::uint64_t no_elements = 0;
 template <class... Params, class... Args>
 gpu::error_t raw_launch(void (*kernel)(Params...), const launch_config& cfg, Args... args) {
     const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
-    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y), static_cast<unsigned>(cfg.block.z));
+    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y),
+                     static_cast<unsigned>(cfg.block.z));
     GPU_RAW_LAUNCH(kernel, grid, block, static_cast<std::size_t>(cfg.dynamic_shared), nullptr, args...);
     return gpu::take_last_error();
 }
@@ -123,8 +124,10 @@ TEST_CASE("dynamic shared memory above the opt-in maximum is rejected before lau
 
     // Even the opt-in call refuses one byte more (CUDA); HIP has no opt-in to ask for.
     if (d.is_nvidia()) {
-        const gpu::error_t opt_in = gpu::set_max_dynamic_shared(reinterpret_cast<const void*>(count_visits), static_cast<int>(most + 1));
-        gpu_test::record_runtime_verdict("opt-in to " + std::to_string(most + 1) + " bytes of dynamic shared memory", opt_in);
+        const gpu::error_t opt_in =
+            gpu::set_max_dynamic_shared(reinterpret_cast<const void*>(count_visits), static_cast<int>(most + 1));
+        gpu_test::record_runtime_verdict("opt-in to " + std::to_string(most + 1) + " bytes of dynamic shared memory",
+                                         opt_in);
         CHECK(gpu::error_text(opt_in) != gpu_test::success_text());
         // The refused raw call leaves its error pending (measured on the H200, CUDA 13): take it, so
         // that the check after wavefit's rejection below sees only what wavefit left.
@@ -157,7 +160,8 @@ TEST_CASE("a block the kernel's registers cannot hold is refused by the runtime 
     gpu::kernel_attributes attributes;
     GPU_REQUIRE_OK(gpu::attributes_of(attributes, reinterpret_cast<const void*>(register_heavy)));
     gpu_test::note("register_heavy: numRegs " + std::to_string(attributes.registers) + ", maxThreadsPerBlock " +
-                   std::to_string(attributes.max_threads_per_block) + ", localSizeBytes " + std::to_string(attributes.local_bytes));
+                   std::to_string(attributes.max_threads_per_block) + ", localSizeBytes " +
+                   std::to_string(attributes.local_bytes));
     INFO("register_heavy: numRegs " << attributes.registers << ", maxThreadsPerBlock " << attributes.max_threads_per_block);
     REQUIRE(attributes.registers >= 200);  // the kernel really is register-bound
     const wavefit::kernel_resources& k = wavefit::kernel_resources_for(register_heavy);

@@ -127,8 +127,7 @@ std::uint64_t number_in_range(std::string_view flag, std::string_view text, std:
     const std::string prefix = std::string(flag) + " " + quoted(text) + ": ";
     if (!n.ok()) throw usage_error(prefix + std::string(n.error));
     if (n.value < min || n.value > max) {
-        if (min == 1 && n.value == 0)
-            throw usage_error(prefix + "must be positive (1 to " + std::to_string(max) + ")");
+        if (min == 1 && n.value == 0) throw usage_error(prefix + "must be positive (1 to " + std::to_string(max) + ")");
         throw usage_error(prefix + std::to_string(n.value) + " is out of range (" + std::to_string(min) + " to " +
                           std::to_string(max) + ")");
     }
@@ -157,8 +156,7 @@ device_choice device_from(const given_flags& given) {
     device_choice choice;
     if (const std::string_view* name = given.value(flags::preset.name)) choice.preset = std::string(*name);
     choice.index = optional_number(given, flags::device, 0, device_index_max);
-    if (choice.preset && choice.index)
-        throw usage_error("--preset and --device both select the device; give only one");
+    if (choice.preset && choice.index) throw usage_error("--preset and --device both select the device; give only one");
     return choice;
 }
 
@@ -176,7 +174,8 @@ kernel_choice kernel_from(const given_flags& given) {
     if (const std::string_view* file_kernel = given.value(flags::kernel_file.name)) {
         for (const flag_spec* resource : {&flags::regs, &flags::sgprs, &flags::static_shared, &flags::kernel_max_threads})
             if (given.has(resource->name))
-                throw usage_error(std::string(resource->name) + " cannot be combined with --kernel: the kernel's resources come "
+                throw usage_error(std::string(resource->name) +
+                                  " cannot be combined with --kernel: the kernel's resources come "
                                   "from its code object (only --dynamic-shared can be added)");
         if (file_kernel->empty()) throw usage_error("--kernel needs FILE:NAME, e.g. build/app:my_kernel (got '')");
         k.file_kernel = std::string(*file_kernel);
@@ -198,12 +197,8 @@ dims required_dims(const given_flags& given, const subcommand_spec& spec, std::s
 command_line build_request(const subcommand_spec& spec, const given_flags& given) {
     const bool json = given.has(flags::json.name);
     switch (spec.id) {
-        case subcommand::presets:
-            given.expect_no_positionals();
-            return presets_request{json};
-        case subcommand::info:
-            given.expect_no_positionals();
-            return info_request{json, device_from(given)};
+        case subcommand::presets: given.expect_no_positionals(); return presets_request{json};
+        case subcommand::info: given.expect_no_positionals(); return info_request{json, device_from(given)};
         case subcommand::check: {
             given.expect_no_positionals();
             check_request r;
@@ -238,7 +233,8 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             occupancy_request r;
             r.json = json;
             r.device = required_device_from(given, spec);
-            if (const std::string_view* block = given.value("--block")) r.block = number_in_range("--block", *block, 1, u64_max);
+            if (const std::string_view* block = given.value("--block"))
+                r.block = number_in_range("--block", *block, 1, u64_max);
             r.kernel = kernel_from(given);
             return r;
         }
@@ -267,8 +263,10 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             if (r.json && r.markdown) throw usage_error("--json and --markdown exclude each other");
             const std::vector<std::string_view>& files = given.positionals();
             if (files.empty())
-                throw usage_error(command_name(spec) + " needs FILE: a rocprofv3, rocprof, omniperf, nsys or PyTorch profiler trace");
-            if (files.size() > 1) throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
+                throw usage_error(command_name(spec) +
+                                  " needs FILE: a rocprofv3, rocprof, omniperf, nsys or PyTorch profiler trace");
+            if (files.size() > 1)
+                throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
             if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
             r.file = std::string(files.front());
             if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
@@ -291,9 +289,12 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             if (actions == 1 && !given.positionals().empty())
                 throw usage_error("unexpected argument " + quoted(given.positionals().front()) + " for " +
                                   command_name(spec) + " with " +
-                                  (scan != nullptr ? "--scan" : check_kb != nullptr ? "--check-kb" : "--export"));
+                                  (scan != nullptr       ? "--scan"
+                                   : check_kb != nullptr ? "--check-kb"
+                                                         : "--export"));
             if (r.json && r.markdown) throw usage_error("--json and --markdown both choose the output; give only one");
-            if (r.markdown && scan == nullptr) throw usage_error("--markdown is for --scan (--export markdown writes the notebook)");
+            if (r.markdown && scan == nullptr)
+                throw usage_error("--markdown is for --scan (--export markdown writes the notebook)");
             if (scan != nullptr) {
                 if (scan->empty()) throw usage_error("--scan needs a FILE (or - for standard input), got ''");
                 r.what = explain_request::action::scan;
@@ -315,8 +316,9 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
                 return r;
             }
             if (given.positionals().empty())
-                throw usage_error(command_name(spec) +
-                                  " needs CODE: an error number, a hipError*/cudaError* name, a message text or a diagnostic code");
+                throw usage_error(
+                    command_name(spec) +
+                    " needs CODE: an error number, a hipError*/cudaError* name, a message text or a diagnostic code");
             // Unquoted message texts arrive as several words; joined, they read as the user typed them.
             for (const std::string_view word : given.positionals()) {
                 if (!r.query.empty()) r.query += ' ';
@@ -330,7 +332,8 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             tuning_request r;
             r.json = json;
             const std::vector<std::string_view>& words = given.positionals();
-            if (words.empty()) throw usage_error(command_name(spec) + " needs an action: show FILE, check FILE or merge A B -o C");
+            if (words.empty())
+                throw usage_error(command_name(spec) + " needs an action: show FILE, check FILE or merge A B -o C");
             const std::string_view action = words.front();
             const std::size_t files = words.size() - 1;
             for (std::size_t i = 1; i < words.size(); ++i) {
@@ -341,21 +344,28 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             if (action == "show" || action == "check") {
                 r.what = action == "show" ? tuning_request::action::show : tuning_request::action::check;
                 if (files != 1)
-                    throw usage_error("`wavefit tuning " + std::string(action) + "` reads one FILE (got " + std::to_string(files) + ")");
+                    throw usage_error("`wavefit tuning " + std::string(action) + "` reads one FILE (got " +
+                                      std::to_string(files) + ")");
                 if (output != nullptr) throw usage_error("-o is for `wavefit tuning merge` only");
                 r.device = device_from(given);
                 if (r.what == tuning_request::action::check && !r.device.given())
-                    throw usage_error("`wavefit tuning check` needs a device: --preset NAME (see `wavefit presets`) or --device N");
+                    throw usage_error(
+                        "`wavefit tuning check` needs a device: --preset NAME (see `wavefit presets`) or --device N");
                 if (r.what == tuning_request::action::show && r.device.given())
-                    throw usage_error("`wavefit tuning show` takes no device; `wavefit tuning check FILE --preset NAME` validates");
+                    throw usage_error(
+                        "`wavefit tuning show` takes no device; `wavefit tuning check FILE --preset NAME` validates");
             } else if (action == "merge") {
                 r.what = tuning_request::action::merge;
-                if (files != 2) throw usage_error("`wavefit tuning merge` merges two files: A B -o C (got " + std::to_string(files) + ")");
-                if (output == nullptr || output->empty()) throw usage_error("`wavefit tuning merge A B` needs -o C, the file to write");
+                if (files != 2)
+                    throw usage_error("`wavefit tuning merge` merges two files: A B -o C (got " + std::to_string(files) +
+                                      ")");
+                if (output == nullptr || output->empty())
+                    throw usage_error("`wavefit tuning merge A B` needs -o C, the file to write");
                 if (device_from(given).given()) throw usage_error("`wavefit tuning merge` takes no device");
                 r.output = std::string(*output);
             } else {
-                throw usage_error("unknown action " + quoted(action) + " for " + command_name(spec) + "; expected show, check or merge");
+                throw usage_error("unknown action " + quoted(action) + " for " + command_name(spec) +
+                                  "; expected show, check or merge");
             }
             return r;
         }
@@ -366,8 +376,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
 }  // namespace
 
 command_line parse_command_line(const std::vector<std::string_view>& args) {
-    if (args.empty())
-        throw usage_error("missing subcommand: " + subcommand_names() + " (see `wavefit --help`)");
+    if (args.empty()) throw usage_error("missing subcommand: " + subcommand_names() + " (see `wavefit --help`)");
     const std::string_view first = args.front();
     if (is_help_flag(first)) return help_request{};
     if (first == "--version") {

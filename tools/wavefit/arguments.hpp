@@ -82,10 +82,10 @@ struct inspect_request {
 struct explain_request {
     enum class action { lookup, scan, check_kb, export_notebook } what = action::lookup;
     bool json = false;
-    bool markdown = false;             // --scan only
-    std::string query;                 // lookup: CODE
-    std::string file;                  // --scan FILE (- for standard input), --check-kb FILE
-    std::vector<std::string> kb_files; // --kb FILE..., in command-line order
+    bool markdown = false;              // --scan only
+    std::string query;                  // lookup: CODE
+    std::string file;                   // --scan FILE (- for standard input), --check-kb FILE
+    std::vector<std::string> kb_files;  // --kb FILE..., in command-line order
 };
 
 struct tuning_request {
@@ -104,9 +104,8 @@ struct audit_request {
     std::uint64_t top = 10;  // 0: every kernel
 };
 
-using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request,
-                                  plan_request, occupancy_request, inspect_request, explain_request, tuning_request,
-                                  audit_request>;
+using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request, plan_request,
+                                  occupancy_request, inspect_request, explain_request, tuning_request, audit_request>;
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);

@@ -24,8 +24,10 @@ namespace {
 std::string normalized(std::string_view s) {
     std::string out;
     for (char c : s) {
-        if (c >= 'A' && c <= 'Z') out.push_back(static_cast<char>(c - 'A' + 'a'));
-        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out.push_back(c);
+        if (c >= 'A' && c <= 'Z')
+            out.push_back(static_cast<char>(c - 'A' + 'a'));
+        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out.push_back(c);
     }
     return out;
 }
@@ -47,10 +49,14 @@ std::string preset_for_trace(const trace_contents& t) {
 
 std::string time_text(std::uint64_t ns) {
     char buffer[32];
-    if (ns >= 1000000000ull) std::snprintf(buffer, sizeof buffer, "%.2f s", static_cast<double>(ns) / 1e9);
-    else if (ns >= 1000000ull) std::snprintf(buffer, sizeof buffer, "%.2f ms", static_cast<double>(ns) / 1e6);
-    else if (ns >= 1000ull) std::snprintf(buffer, sizeof buffer, "%.1f us", static_cast<double>(ns) / 1e3);
-    else std::snprintf(buffer, sizeof buffer, "%llu ns", static_cast<unsigned long long>(ns));
+    if (ns >= 1000000000ull)
+        std::snprintf(buffer, sizeof buffer, "%.2f s", static_cast<double>(ns) / 1e9);
+    else if (ns >= 1000000ull)
+        std::snprintf(buffer, sizeof buffer, "%.2f ms", static_cast<double>(ns) / 1e6);
+    else if (ns >= 1000ull)
+        std::snprintf(buffer, sizeof buffer, "%.1f us", static_cast<double>(ns) / 1e3);
+    else
+        std::snprintf(buffer, sizeof buffer, "%llu ns", static_cast<unsigned long long>(ns));
     return buffer;
 }
 
@@ -66,7 +72,8 @@ std::string registers_text(const device_limits& d, const kernel_group& g, const 
     if (!t.arch_vgpr && !t.accum_vgpr && !t.registers) return "-";
     std::string s = std::to_string(a.resources.registers);
     if (t.accum_vgpr && *t.accum_vgpr > 0)
-        s += " (" + std::to_string(t.arch_vgpr.value_or(0)) + "+" + std::to_string(*t.accum_vgpr) + (has_unified_vgprs(d.arch.view()) ? "a" : "") + ")";
+        s += " (" + std::to_string(t.arch_vgpr.value_or(0)) + "+" + std::to_string(*t.accum_vgpr) +
+             (has_unified_vgprs(d.arch.view()) ? "a" : "") + ")";
     return s;
 }
 
@@ -83,13 +90,13 @@ struct audited {
     std::string demangled;
 };
 
-void write_dims(json_writer& json, const dims& d) {
-    json.begin_array().value(d.x).value(d.y).value(d.z).end_array();
-}
+void write_dims(json_writer& json, const dims& d) { json.begin_array().value(d.x).value(d.y).value(d.z).end_array(); }
 
 void write_optional(json_writer& json, const std::optional<std::uint32_t>& v) {
-    if (v) json.value(*v);
-    else json.null();
+    if (v)
+        json.value(*v);
+    else
+        json.null();
 }
 
 }  // namespace
@@ -101,16 +108,19 @@ command_output run(const audit_request& r) {
     if (key.empty()) {
         std::string said;
         if (!trace.device_name.empty() || !trace.device_arch.empty())
-            said = " (it names \"" + one_line(trace.device_name.empty() ? trace.device_arch : trace.device_name) + "\", which no preset models)";
-        throw usage_error(r.file + ": the " + std::string(to_string(trace.format)) + " trace does not say which GPU it ran on" + said +
-                          "; give --preset NAME (one of " + preset_names() + ")");
+            said = " (it names \"" + one_line(trace.device_name.empty() ? trace.device_arch : trace.device_name) +
+                   "\", which no preset models)";
+        throw usage_error(r.file + ": the " + std::string(to_string(trace.format)) +
+                          " trace does not say which GPU it ran on" + said + "; give --preset NAME (one of " +
+                          preset_names() + ")");
     }
     choice.preset = key;
     const selected_device device = select_device(choice);
     const device_limits& d = device.limits;
 
     std::vector<kernel_group> groups = trace.kernels.sorted();
-    const std::size_t shown = r.top == 0 ? groups.size() : static_cast<std::size_t>(std::min<std::uint64_t>(r.top, groups.size()));
+    const std::size_t shown =
+        r.top == 0 ? groups.size() : static_cast<std::size_t>(std::min<std::uint64_t>(r.top, groups.size()));
     groups.resize(shown);
     std::vector<std::string> names;
     for (const kernel_group& g : groups) names.push_back(g.launch.name);
@@ -118,7 +128,9 @@ command_output run(const audit_request& r) {
     std::vector<audited> rows;
     for (std::size_t i = 0; i < groups.size(); ++i) rows.push_back({groups[i], audit_kernel(d, groups[i]), demangled[i]});
     const std::uint64_t total = trace.kernels.total_ns();
-    const auto fraction = [total](const kernel_group& g) { return total == 0 ? 0.0 : static_cast<double>(g.total_ns) / static_cast<double>(total); };
+    const auto fraction = [total](const kernel_group& g) {
+        return total == 0 ? 0.0 : static_cast<double>(g.total_ns) / static_cast<double>(total);
+    };
     const std::string trace_device = trace.device_name.empty() ? trace.device_arch : trace.device_name;
 
     if (r.json) {
@@ -126,8 +138,10 @@ command_output run(const audit_request& r) {
         json.begin_object().key("source").begin_object();
         json.key("format").value(to_string(trace.format));
         json.key("device");
-        if (trace_device.empty()) json.null();
-        else json.value(trace_device);
+        if (trace_device.empty())
+            json.null();
+        else
+            json.value(trace_device);
         json.key("preset").value(device.preset);
         json.key("dispatches").value(trace.kernels.dispatches());
         json.key("kernel_time_ns").value(total);
@@ -172,13 +186,17 @@ command_output run(const audit_request& r) {
             // Beyond the contract's fields: the grid-capped estimate, the trace's own, each resource's limit, the hint.
             json.key("estimated_achieved_occupancy").value(a.estimated_achieved);
             json.key("trace_occupancy");
-            if (g.trace_occupancy()) json.value(*g.trace_occupancy());
-            else json.null();
+            if (g.trace_occupancy())
+                json.value(*g.trace_occupancy());
+            else
+                json.null();
             json.key("occupancy_limits").begin_object();
             const auto limit = [&json](const char* k, std::uint32_t v) {
                 json.key(k);
-                if (v == block_limits::unlimited) json.null();
-                else json.value(v);
+                if (v == block_limits::unlimited)
+                    json.null();
+                else
+                    json.value(v);
             };
             limit("waves", a.occupancy.limits.waves);
             limit("blocks", a.occupancy.limits.blocks);
@@ -187,8 +205,10 @@ command_output run(const audit_request& r) {
             limit("shared_memory", a.occupancy.limits.shared_memory);
             json.end_object();
             json.key("hint");
-            if (a.hint.found()) json.value(a.hint.text);
-            else json.null();
+            if (a.hint.found())
+                json.value(a.hint.text);
+            else
+                json.null();
             json.key("findings").begin_array();
             for (const audit_finding& f : a.findings) {
                 json.begin_object();
@@ -218,20 +238,24 @@ command_output run(const audit_request& r) {
     }
 
     const std::string cu(d.cu_word());
-    const bool any_trace_estimate = std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.trace_occupancy().has_value(); });
-    std::string header = std::string(to_string(trace.format)) + " trace " + one_line(r.file) + ": " + std::to_string(trace.kernels.dispatches()) +
-                         " kernel dispatches, " + time_text(total) + " of kernel time, " + std::to_string(trace.kernels.groups().size()) +
+    const bool any_trace_estimate =
+        std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.trace_occupancy().has_value(); });
+    std::string header = std::string(to_string(trace.format)) + " trace " + one_line(r.file) + ": " +
+                         std::to_string(trace.kernels.dispatches()) + " kernel dispatches, " + time_text(total) +
+                         " of kernel time, " + std::to_string(trace.kernels.groups().size()) +
                          " kernels (name and launch configuration)";
     if (trace.skipped_rows > 0) header += ", " + std::to_string(trace.skipped_rows) + " rows skipped";
-    header += "\ndevice: " + device_text(d) + " (" + device.label + (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
-    header += "top " + std::to_string(rows.size()) + " by GPU time; occupancy = modelled (resident " + std::string(d.wave_word()) + "s / maximum)";
+    header += "\ndevice: " + device_text(d) + " (" + device.label +
+              (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
+    header += "top " + std::to_string(rows.size()) + " by GPU time; occupancy = modelled (resident " +
+              std::string(d.wave_word()) + "s / maximum)";
     if (any_trace_estimate) header += ", grid-capped estimate beside the trace's own";
     header += "\n\n";
 
     if (r.markdown) {
         std::string md = "## wavefit audit: " + one_line(r.file) + "\n\n";
-        md += "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) + " dispatches, " + time_text(total) +
-              " of kernel time, on " + device_text(d) + ".\n\n";
+        md += "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
+              " dispatches, " + time_text(total) + " of kernel time, on " + device_text(d) + ".\n\n";
         md += "| # | time | calls | mean | grid | block | regs | shared | occupancy | limiter |";
         if (any_trace_estimate) md += " est. / trace |";
         md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|";
@@ -244,12 +268,14 @@ command_output run(const audit_request& r) {
             std::string name = row.demangled;
             for (char& c : name)
                 if (c == '|' || c == '`') c = '\'';
-            md += "| " + std::to_string(i + 1) + " | " + percent_text(fraction(g)) + " " + time_text(g.total_ns) + " | " + std::to_string(g.dispatches) +
-                  " | " + time_text(g.mean_ns()) + " | " + dims_short(g.launch.grid) + " | " + dims_short(g.launch.block) + " | " +
-                  registers_text(d, g, row.audit) + " | " + std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
+            md += "| " + std::to_string(i + 1) + " | " + percent_text(fraction(g)) + " " + time_text(g.total_ns) + " | " +
+                  std::to_string(g.dispatches) + " | " + time_text(g.mean_ns()) + " | " + dims_short(g.launch.grid) + " | " +
+                  dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) + " | " +
+                  std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
                   std::string(to_string(row.audit.occupancy.limited_by)) + " |";
             if (any_trace_estimate)
-                md += " " + percent_text(row.audit.estimated_achieved) + " / " + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") + " |";
+                md += " " + percent_text(row.audit.estimated_achieved) + " / " +
+                      (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") + " |";
             md += " `" + cell_name(name) + "` |\n";
             if (!row.audit.findings.empty()) {
                 details += "\n**" + std::to_string(i + 1) + ". `" + cell_name(name) + "`**\n\n";
@@ -262,8 +288,10 @@ command_output run(const audit_request& r) {
     }
 
     // SGPR and scratch columns only where the trace has them (AMD traces with register columns).
-    const bool any_sgprs = std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.sgprs.has_value(); });
-    const bool any_scratch = std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.scratch > 0; });
+    const bool any_sgprs =
+        std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.sgprs.has_value(); });
+    const bool any_scratch =
+        std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.launch.scratch > 0; });
     std::vector<align> columns;
     std::vector<std::string> head;
     const auto column = [&columns, &head](const char* name, align a) {
@@ -283,15 +311,17 @@ command_output run(const audit_request& r) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const audited& row = rows[i];
         const kernel_group& g = row.group;
-        std::vector<std::string> cells{std::to_string(i + 1), percent_text(fraction(g)), time_text(g.total_ns), std::to_string(g.dispatches),
-                                       time_text(g.mean_ns()), dims_short(g.launch.grid), dims_short(g.launch.block), registers_text(d, g, row.audit)};
+        std::vector<std::string> cells{
+            std::to_string(i + 1),  percent_text(fraction(g)), time_text(g.total_ns),      std::to_string(g.dispatches),
+            time_text(g.mean_ns()), dims_short(g.launch.grid), dims_short(g.launch.block), registers_text(d, g, row.audit)};
         if (any_sgprs) cells.push_back(g.launch.sgprs ? std::to_string(*g.launch.sgprs) : "-");
         cells.push_back(std::to_string(g.launch.shared));
         if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
         cells.push_back(percent_text(row.audit.occupancy.occupancy));
         cells.push_back(std::string(to_string(row.audit.occupancy.limited_by)));
         if (any_trace_estimate)
-            cells.push_back(percent_text(row.audit.estimated_achieved) + "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));
+            cells.push_back(percent_text(row.audit.estimated_achieved) + "/" +
+                            (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));
         cells.push_back(cell_name(row.demangled));
         table.add_row(cells);
     }

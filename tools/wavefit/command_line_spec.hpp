@@ -31,16 +31,21 @@ struct subcommand_spec {
 namespace flags {
 
 inline const flag_spec json{"--json", "", "print one JSON document on stdout instead of text"};
-inline const flag_spec preset{"--preset", "NAME", "a built-in device, e.g. mi300x or h200 (case-insensitive; see `wavefit presets`); AMD presets take target features, e.g. mi300x:xnack+"};
+inline const flag_spec preset{"--preset", "NAME",
+                              "a built-in device, e.g. mi300x or h200 (case-insensitive; see `wavefit presets`); AMD "
+                              "presets take target features, e.g. mi300x:xnack+"};
 inline const flag_spec device{"--device", "N", "the N-th visible GPU (needs a wavefit built with a GPU backend)"};
-inline const flag_spec regs{"--regs", "N", "vector registers per thread (numRegs; on gfx90a/gfx942 the unified VGPR+AGPR .vgpr_count)"};
+inline const flag_spec regs{"--regs", "N",
+                            "vector registers per thread (numRegs; on gfx90a/gfx942 the unified VGPR+AGPR .vgpr_count)"};
 inline const flag_spec sgprs{"--sgprs", "N", "scalar registers per wave (AMD gfx9 only; omitted = not limiting)"};
 inline const flag_spec static_shared{"--static-shared", "BYTES", "static shared memory / LDS per block"};
 inline const flag_spec dynamic_shared{"--dynamic-shared", "BYTES", "dynamic shared memory / LDS per block"};
-inline const flag_spec kernel_max_threads{"--kernel-max-threads", "N",
-                                          "the kernel's own maximum threads per block (__launch_bounds__); omitted = the device maximum"};
-inline const flag_spec kernel_file{"--kernel", "FILE:NAME",
-                                   "a kernel of a compiled AMD binary, instead of --regs, --sgprs, --static-shared, --kernel-max-threads"};
+inline const flag_spec kernel_max_threads{
+    "--kernel-max-threads", "N",
+    "the kernel's own maximum threads per block (__launch_bounds__); omitted = the device maximum"};
+inline const flag_spec kernel_file{
+    "--kernel", "FILE:NAME",
+    "a kernel of a compiled AMD binary, instead of --regs, --sgprs, --static-shared, --kernel-max-threads"};
 
 }  // namespace flags
 
@@ -57,42 +62,73 @@ inline const char number_syntax_help[] =
 
 inline const std::vector<subcommand_spec>& subcommand_specs() {
     static const std::vector<subcommand_spec> specs{
-        {subcommand::presets, "presets", "[--json]", "list the built-in devices",
+        {subcommand::presets,
+         "presets",
+         "[--json]",
+         "list the built-in devices",
          "Lists the built-in devices that --preset accepts, with their architecture, wave size, CU/SM count\n"
          "and shared memory (LDS) per block.\n",
          {flags::json}},
-        {subcommand::info, "info", "[--preset NAME | --device N] [--json]", "show every launch-relevant limit of a device, explained",
+        {subcommand::info,
+         "info",
+         "[--preset NAME | --device N] [--json]",
+         "show every launch-relevant limit of a device, explained",
          "Prints every field of the device's limits with what it means. Without a selector, every visible GPU.\n",
          {flags::preset, flags::device, flags::json}},
-        {subcommand::check, "check",
+        {subcommand::check,
+         "check",
          "(--preset NAME | --device N | --kernel FILE:NAME) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
          "validate an explicit launch configuration",
          "Validates grid and block (in blocks and threads) against the device and the kernel's resources.\n"
          "Exit status 0 when the launch is valid (warnings allowed), 1 when some diagnostic is an error.\n",
-         {flags::preset, flags::device,
+         {flags::preset,
+          flags::device,
           {"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
           {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
-          flags::kernel_file, flags::json}},
-        {subcommand::plan, "plan",
+          flags::regs,
+          flags::sgprs,
+          flags::static_shared,
+          flags::dynamic_shared,
+          flags::kernel_max_threads,
+          flags::kernel_file,
+          flags::json}},
+        {subcommand::plan,
+         "plan",
          "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
          "choose block and grid for an amount of work",
          "Chooses the block from the device and the kernel's resources and the grid from the work, clamped to\n"
          "what the device accepts; says when the kernel must grid-stride and why the block has its size.\n"
          "Exit status 1 when no block of this kernel can run on the device.\n",
-         {flags::preset, flags::device,
+         {flags::preset,
+          flags::device,
           {"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
           {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
-          flags::kernel_file, flags::json}},
-        {subcommand::occupancy, "occupancy", "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--json]",
+          flags::regs,
+          flags::sgprs,
+          flags::static_shared,
+          flags::dynamic_shared,
+          flags::kernel_max_threads,
+          flags::kernel_file,
+          flags::json}},
+        {subcommand::occupancy,
+         "occupancy",
+         "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--json]",
          "resident blocks and waves per CU/SM for each block size",
          "One row per block size from one wave up to the smaller of the device's and the kernel's maximum, in\n"
          "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n",
-         {flags::preset, flags::device, {"--block", "N", "one block size (threads) instead of the whole range"},
-          flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared, flags::kernel_max_threads,
-          flags::kernel_file, flags::json}},
-        {subcommand::inspect, "inspect", "FILE [--preset NAME[:FEATURES]] [--kernel NAME] [--json]",
+         {flags::preset,
+          flags::device,
+          {"--block", "N", "one block size (threads) instead of the whole range"},
+          flags::regs,
+          flags::sgprs,
+          flags::static_shared,
+          flags::dynamic_shared,
+          flags::kernel_max_threads,
+          flags::kernel_file,
+          flags::json}},
+        {subcommand::inspect,
+         "inspect",
+         "FILE [--preset NAME[:FEATURES]] [--kernel NAME] [--json]",
          "the kernels of a compiled AMD binary: resources, spills and occupancy",
          "Reads the AMDGPU metadata of every kernel in FILE: an AMDGPU code object (.co, .hsaco), a clang\n"
          "offload bundle (hipcc --cuda-device-only), or a HIP object, executable or shared library\n"
@@ -107,7 +143,8 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          {{"--preset", "NAME[:FEATURES]", "show occupancy on this AMD preset, and say whether FILE can run on it"},
           {"--kernel", "NAME", "only the kernels with this name: mangled, demangled, or demangled without parameters"},
           flags::json}},
-        {subcommand::explain, "explain",
+        {subcommand::explain,
+         "explain",
          "(CODE | --scan FILE|- | --check-kb FILE | --export markdown) [--kb FILE]... [--json | --markdown]",
          "explain an error code, name or message, or every known problem in a log",
          "CODE is a numeric HIP error code (9), a hipError*/cudaError* name, a runtime message such as\n"
@@ -125,7 +162,9 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
           {"--kb", "FILE", "add the team entries of FILE (repeatable; after those of WAVEFIT_KB_PATH)", true},
           {"--check-kb", "FILE", "validate a team entry file: one line per error, exit 2 if any"},
           {"--export", "FORMAT", "write the whole notebook (built-in and team entries); FORMAT is markdown"}}},
-        {subcommand::tuning, "tuning", "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
+        {subcommand::tuning,
+         "tuning",
+         "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
          "read, check and merge tuning files",
          "A tuning file holds one JSON record per line: what wavefit::tune or WAVEFIT_TUNING=tune measured for a\n"
          "kernel and a size bucket on a device (README, \"Tuned launches\").\n"
@@ -136,7 +175,9 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "  merge A B -o C     writes A's and B's records to C (B's replaces A's of the same key)\n"
          "Lines that are not records are counted and named on stderr, never fatal. FILE may be gzip-compressed.\n",
          {flags::preset, flags::device, {"-o", "FILE", "merge: the file to write (replaced atomically)"}, flags::json}},
-        {subcommand::audit, "audit", "FILE [--preset NAME] [--top N] [--json | --markdown]",
+        {subcommand::audit,
+         "audit",
+         "FILE [--preset NAME] [--top N] [--json | --markdown]",
          "the kernels of a profiler trace that are worth fixing, and what to change",
          "Reads a profiler trace (the format is told from the content; .gz is read directly): rocprofv3\n"
          "kernel_trace.csv (every header generation) or its JSON, the rocpd CSV export, legacy rocprof\n"

@@ -8,19 +8,19 @@
 
 #if __has_include(<cxxabi.h>) && __has_include(<unistd.h>) && __has_include(<poll.h>) && __has_include(<sys/wait.h>)
 #define WAVEFIT_CLI_CAN_DEMANGLE 1
-#include <cxxabi.h>    // abi::__cxa_demangle
-#include <poll.h>      // poll: wait for the child with a deadline
-#include <csignal>     // SIGKILL
+#include <cxxabi.h>     // abi::__cxa_demangle
+#include <poll.h>       // poll: wait for the child with a deadline
+#include <csignal>      // SIGKILL
 #include <sys/types.h>  // kill (POSIX declares it in <signal.h>, which <csignal> includes)
-#include <sys/wait.h>  // waitpid
-#include <unistd.h>    // fork, pipe, read, write, _exit
+#include <sys/wait.h>   // waitpid
+#include <unistd.h>     // fork, pipe, read, write, _exit
 
-#include <cerrno>   // EINTR
-#include <chrono>   // the deadline
-#include <cstdlib>  // std::free
-#include <cstring>  // std::strlen
-#include <optional> // a name that does not demangle
-#include <utility>  // std::move
+#include <cerrno>    // EINTR
+#include <chrono>    // the deadline
+#include <cstdlib>   // std::free
+#include <cstring>   // std::strlen
+#include <optional>  // a name that does not demangle
+#include <utility>   // std::move
 
 #include "extended_float_names.hpp"
 #else
@@ -149,8 +149,7 @@ std::vector<std::string> demangle_names(const std::vector<std::string>& mangled)
     read_records(fds[0], names, std::chrono::steady_clock::now() + demangle_budget(names.size()));
     ::close(fds[0]);
     ::kill(child, SIGKILL);  // harmless when it has finished; ends it when the budget ran out
-    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {}
     return names;
 }
 

@@ -40,8 +40,10 @@ target_id device_target_id(const presets::preset& p, std::string_view features, 
     target_id given;
     const std::string text = std::string(p.limits.arch.view()) + ":" + std::string(features);
     if (!parse_target_id(text, given))
-        throw usage_error(prefix + "expected NAME or NAME:FEATURES with the features xnack+, xnack-, sramecc+ or sramecc-, "
-                          "each at most once (e.g. " + std::string(p.key) + ":xnack+)");
+        throw usage_error(prefix +
+                          "expected NAME or NAME:FEATURES with the features xnack+, xnack-, sramecc+ or sramecc-, "
+                          "each at most once (e.g. " +
+                          std::string(p.key) + ":xnack+)");
     const processor_features has = features_of(p.limits.arch.view());
     if ((given.xnack != feature_setting::any && !has.xnack) || (given.sramecc != feature_setting::any && !has.sramecc))
         throw usage_error(prefix + device_text(p.limits) + " has no " +
@@ -71,7 +73,8 @@ selected_device select_device(const device_choice& choice, const device_catalog&
         const std::size_t colon = typed.find(':');
         const std::string_view name = typed.substr(0, colon);
         const std::string_view features = colon == std::string_view::npos ? std::string_view{} : typed.substr(colon + 1);
-        if (const presets::preset* p = presets::find_preset(name)) return preset_device(*p, device_target_id(*p, features, typed));
+        if (const presets::preset* p = presets::find_preset(name))
+            return preset_device(*p, device_target_id(*p, features, typed));
         throw usage_error("--preset " + quoted(typed) + ": unknown preset; known presets: " + preset_names());
     }
     const std::uint64_t index = choice.index.value_or(0);

@@ -44,10 +44,14 @@ inline std::vector<extended_float_type> find_extended_float_types(std::string_vi
         if (bits.empty() || end >= mangled.size() || bits.size() > 4) continue;
         const char suffix = mangled[end];
         std::string spelling;
-        if (suffix == '_') spelling = "_Float" + std::string(bits);
-        else if (suffix == 'x') spelling = "_Float" + std::string(bits) + "x";
-        else if (suffix == 'b' && bits == "16") spelling = "std::bfloat16_t";
-        else continue;
+        if (suffix == '_')
+            spelling = "_Float" + std::string(bits);
+        else if (suffix == 'x')
+            spelling = "_Float" + std::string(bits) + "x";
+        else if (suffix == 'b' && bits == "16")
+            spelling = "std::bfloat16_t";
+        else
+            continue;
         found.push_back({i, end + 1 - i, std::move(spelling)});
         i = end;
     }
@@ -62,8 +66,8 @@ struct stand_in {
     std::string_view spelling;
 };
 inline constexpr stand_in stand_ins[] = {
-    {"Dh", "half"}, {"De", "decimal128"}, {"Dd", "decimal64"}, {"Df", "decimal32"},
-    {"Du", "char8_t"}, {"Ds", "char16_t"}, {"Di", "char32_t"},
+    {"Dh", "half"},    {"De", "decimal128"}, {"Dd", "decimal64"}, {"Df", "decimal32"},
+    {"Du", "char8_t"}, {"Ds", "char16_t"},   {"Di", "char32_t"},
 };
 
 // `text` with every whole-word `word` replaced by `by`.

@@ -8,14 +8,14 @@
 // Decoding follows the canonical-code walk of zlib's puff.c reference decoder (written anew here).
 #pragma once
 
-#include <array>        // tables
-#include <cstddef>      // std::size_t
-#include <cstdint>      // bit buffers, CRC
-#include <functional>   // the byte source
-#include <stdexcept>    // gzip_error
-#include <string>       // messages
-#include <utility>      // std::move
-#include <vector>       // the input buffer
+#include <array>       // tables
+#include <cstddef>     // std::size_t
+#include <cstdint>     // bit buffers, CRC
+#include <functional>  // the byte source
+#include <stdexcept>   // gzip_error
+#include <string>      // messages
+#include <utility>     // std::move
+#include <vector>      // the input buffer
 
 namespace wavefit::cli {
 
@@ -58,7 +58,7 @@ private:
 
     struct huffman {
         std::array<std::uint16_t, max_bits + 1> count{};  // codes of each length
-        std::array<std::uint16_t, 288> symbol{};           // symbols ordered by code
+        std::array<std::uint16_t, 288> symbol{};          // symbols ordered by code
     };
 
     enum class state { member_header, block_header, stored, compressed, member_trailer, done };
@@ -218,15 +218,14 @@ private:
         const int flags = require_byte("the gzip header");
         if ((flags & 0xe0) != 0) fail("reserved header flags are set");
         for (int i = 0; i < 6; ++i) require_byte("the gzip header");  // mtime, extra flags, OS
-        if (flags & 0x04) {                                            // FEXTRA
+        if (flags & 0x04) {                                           // FEXTRA
             const int lo = require_byte("the gzip header");
             const int length = lo | (require_byte("the gzip header") << 8);
             for (int i = 0; i < length; ++i) require_byte("the gzip header's extra field");
         }
         for (const int name_flag : {0x08, 0x10})  // FNAME, FCOMMENT: zero-terminated
             if (flags & name_flag)
-                while (require_byte("the gzip header's file name or comment") != 0) {
-                }
+                while (require_byte("the gzip header's file name or comment") != 0) {}
         if (flags & 0x02) {  // FHCRC
             require_byte("the gzip header");
             require_byte("the gzip header");
@@ -302,13 +301,14 @@ private:
                     state_ = state::block_header;
                     return true;
                 }
-                static constexpr std::uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                                                  31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+                static constexpr std::uint16_t length_base[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                                                  15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
+                                                                  67, 83, 99, 115, 131, 163, 195, 227, 258};
                 static constexpr std::uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                                                   2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-                static constexpr std::uint16_t distance_base[30] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
-                                                                    33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
-                                                                    1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+                static constexpr std::uint16_t distance_base[30] = {
+                    1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+                    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
                 static constexpr std::uint8_t distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                                                     6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
                 const int li = symbol - 257;

@@ -14,17 +14,18 @@ std::string flag_usage(const flag_spec& f) {
 }
 
 std::string overview() {
-    std::string text =
-        "wavefit " WAVEFIT_VERSION_STRING " - validate and plan GPU kernel launches for AMD Instinct (HIP) and NVIDIA (CUDA)\n\n"
-        "usage: wavefit SUBCOMMAND [flags]\n"
-        "       wavefit SUBCOMMAND --help\n"
-        "       wavefit --version\n\n"
-        "subcommands:\n";
+    std::string text = "wavefit " WAVEFIT_VERSION_STRING
+                       " - validate and plan GPU kernel launches for AMD Instinct (HIP) and NVIDIA (CUDA)\n\n"
+                       "usage: wavefit SUBCOMMAND [flags]\n"
+                       "       wavefit SUBCOMMAND --help\n"
+                       "       wavefit --version\n\n"
+                       "subcommands:\n";
     text_table table({align::left, align::left});
     for (const subcommand_spec& s : subcommand_specs()) table.add_row({"  " + std::string(s.name), std::string(s.summary)});
     text += table.render();
-    text += "\nExit status: 0 success or valid, 1 a negative verdict (invalid launch, unknown error code),\n"
-            "2 a usage error (bad flag, unknown preset, malformed number).\n\n";
+    text +=
+        "\nExit status: 0 success or valid, 1 a negative verdict (invalid launch, unknown error code),\n"
+        "2 a usage error (bad flag, unknown preset, malformed number).\n\n";
     text += number_syntax_help;
     return text;
 }
@@ -48,9 +49,7 @@ std::string subcommand_help(const subcommand_spec& spec) {
 
 }  // namespace
 
-command_output run(const help_request& r) {
-    return {r.topic ? subcommand_help(spec_of(*r.topic)) : overview(), {}, 0};
-}
+command_output run(const help_request& r) { return {r.topic ? subcommand_help(spec_of(*r.topic)) : overview(), {}, 0}; }
 
 command_output run(const version_request&) { return {"wavefit " WAVEFIT_VERSION_STRING "\n", {}, 0}; }
 

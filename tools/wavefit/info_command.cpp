@@ -49,10 +49,11 @@ std::vector<described_field> describe_fields(const device_limits& d) {
     f.push_back({"max_threads_per_block", std::uint64_t{d.max_threads_per_block}, detail::num(d.max_threads_per_block),
                  "block volume x*y*z limit (maxThreadsPerBlock)"});
     f.push_back({"max_block", d.max_block, detail::dims_text(d.max_block), "per-dimension block limits, in threads"});
-    f.push_back({"max_grid", d.max_grid,
-                 "(" + detail::limit_text(d.max_grid.x) + ", " + detail::num(d.max_grid.y) + ", " + detail::num(d.max_grid.z) + ")",
-                 "per-dimension grid limits, in blocks" +
-                     std::string(d.is_amd() ? " (HIP reports 65536 for y and z; 65535 is the portable bound)" : "")});
+    f.push_back(
+        {"max_grid", d.max_grid,
+         "(" + detail::limit_text(d.max_grid.x) + ", " + detail::num(d.max_grid.y) + ", " + detail::num(d.max_grid.z) + ")",
+         "per-dimension grid limits, in blocks" +
+             std::string(d.is_amd() ? " (HIP reports 65536 for y and z; 65535 is the portable bound)" : "")});
     f.push_back({"max_work_items_per_dimension", d.max_work_items_per_dimension,
                  d.max_work_items_per_dimension == 0 ? "0 (none)" : detail::limit_text(d.max_work_items_per_dimension),
                  d.max_work_items_per_dimension == 0 ? "no work-item limit beyond the grid limits"
@@ -68,7 +69,8 @@ std::vector<described_field> describe_fields(const device_limits& d) {
                      : "same as shared_per_block: there is no opt-in"});
     f.push_back({"shared_per_cu", d.shared_per_cu, bytes_or_none(d.shared_per_cu),
                  shared + " all resident blocks of one " + cu + " share"});
-    f.push_back({"shared_reserved_per_block", std::uint64_t{d.shared_reserved_per_block}, bytes_or_none(d.shared_reserved_per_block),
+    f.push_back({"shared_reserved_per_block", std::uint64_t{d.shared_reserved_per_block},
+                 bytes_or_none(d.shared_reserved_per_block),
                  d.shared_reserved_per_block == 0 ? "no per-block reservation" : "the driver reserves this much per block"});
     f.push_back({"shared_allocation_unit", std::uint64_t{d.shared_allocation_unit}, detail::num(d.shared_allocation_unit),
                  "per-block " + shared + " is allocated in units of this many bytes"});
@@ -116,7 +118,8 @@ void write_device(json_writer& json, const device_limits& d) {
 std::string device_table(const device_limits& d) {
     text_table table({align::left, align::left, align::left});
     table.add_row({"field", "value", "meaning"});
-    for (const described_field& field : describe_fields(d)) table.add_row({std::string(field.name), field.shown, field.meaning});
+    for (const described_field& field : describe_fields(d))
+        table.add_row({std::string(field.name), field.shown, field.meaning});
     return table.render();
 }
 

@@ -84,10 +84,11 @@ std::optional<std::string> load_verdict(const std::vector<const named_kernel*>& 
         if (fit == build_fit::same_processor && same_processor == nullptr) same_processor = k;
         if (seen.insert(k->kernel.target_id).second) ids.push_back(terminal_safe(k->kernel.target_id));
     }
-    const std::string where = subject + " cannot run on " + std::string(device.limits.name.view()) + " (" + device.label + "): ";
-    const std::string why = same_processor != nullptr
-                                ? feature_mismatch_text(device, same_processor->kernel.target_id)
-                                : "it holds code for " + and_list(ids) + ", none for " + std::string(device.limits.arch.view());
+    const std::string where =
+        subject + " cannot run on " + std::string(device.limits.name.view()) + " (" + device.label + "): ";
+    const std::string why = same_processor != nullptr ? feature_mismatch_text(device, same_processor->kernel.target_id)
+                                                      : "it holds code for " + and_list(ids) + ", none for " +
+                                                            std::string(device.limits.arch.view());
     return where + why + "; the HIP runtime fails there with hipErrorNoBinaryForGpu (error 209)";
 }
 
@@ -132,11 +133,15 @@ void write_kernel(json_writer& json, const target_group& g, const kernel_report&
     json.key("max_threads").value(k.max_flat_workgroup_size);
     json.key("wave_size").value(k.wavefront_size);
     json.key("preset");
-    if (g.device) json.value(g.device->preset);
-    else json.null();
+    if (g.device)
+        json.value(g.device->preset);
+    else
+        json.null();
     json.key("recommended_block");
-    if (r.recommended_block != 0) json.value(r.recommended_block);
-    else json.null();
+    if (r.recommended_block != 0)
+        json.value(r.recommended_block);
+    else
+        json.null();
     json.key("occupancy").begin_array();
     for (const occupancy_report& o : r.rows) write_occupancy_row(json, o);
     json.end_array();
@@ -147,9 +152,8 @@ void write_kernel(json_writer& json, const target_group& g, const kernel_report&
 }
 
 std::string registers_text(const code_object_kernel& k) {
-    const std::string vgprs = k.agpr_count != 0
-                                  ? " unified VGPRs (" + std::to_string(k.agpr_count) + " of them AGPRs)"
-                                  : " VGPRs";
+    const std::string vgprs =
+        k.agpr_count != 0 ? " unified VGPRs (" + std::to_string(k.agpr_count) + " of them AGPRs)" : " VGPRs";
     return std::to_string(k.vgpr_count) + vgprs + ", " + std::to_string(k.sgpr_count) + " SGPRs";
 }
 
@@ -171,7 +175,8 @@ std::string rows_text(const device_limits& d, const std::vector<occupancy_report
     table.add_row({"    block", "blocks/" + cu, wave + "s/" + cu, "occupancy", "limiter", ""});
     for (const occupancy_report& o : rows)
         table.add_row({"    " + std::to_string(o.block_threads), std::to_string(o.active_blocks_per_cu),
-                       std::to_string(o.active_waves_per_cu), percent_text(o.occupancy), std::string(to_string(o.limited_by)),
+                       std::to_string(o.active_waves_per_cu), percent_text(o.occupancy),
+                       std::string(to_string(o.limited_by)),
                        best_waves > 0 && o.active_waves_per_cu == best_waves ? "*" : ""});
     return table.render();
 }
@@ -209,7 +214,8 @@ command_output run(const inspect_request& r) {
     std::optional<std::string> verdict;
     if (r.preset) {
         preset = select_amd_device(device_choice{r.preset, std::nullopt});
-        const std::string subject = r.kernel ? cli::quoted(*r.kernel) + " in " + terminal_safe(r.file) : terminal_safe(r.file);
+        const std::string subject =
+            r.kernel ? cli::quoted(*r.kernel) + " in " + terminal_safe(r.file) : terminal_safe(r.file);
         verdict = load_verdict(shown, *preset, subject);
     }
     command_output result;
@@ -231,8 +237,10 @@ command_output run(const inspect_request& r) {
             json.key("target_id").value(preset->target_id);
             json.key("loads").value(!verdict);
             json.key("message");
-            if (verdict) json.value(*verdict);
-            else json.null();
+            if (verdict)
+                json.value(*verdict);
+            else
+                json.null();
             json.end_object();
         }
         result.out = json.end_object().finish();
@@ -242,7 +250,8 @@ command_output run(const inspect_request& r) {
     std::string text = terminal_safe(r.file) + ": " + detail::plural(shown.size(), "kernel");
     if (r.kernel) text += " named " + terminal_safe(*r.kernel) + " (of " + std::to_string(kernels.size()) + ")";
     for (std::size_t i = 0; i < groups.size(); ++i)
-        text += (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + terminal_safe(groups[i].target);
+        text +=
+            (i == 0 ? ": " : ", ") + std::to_string(groups[i].kernels.size()) + " for " + terminal_safe(groups[i].target);
     text += "\n";
     for (const target_group& g : groups) {
         text += "\n== " + terminal_safe(g.target);

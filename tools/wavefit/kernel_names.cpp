@@ -69,9 +69,7 @@ std::vector<const named_kernel*> kernels_named(const std::vector<named_kernel>& 
     return found;
 }
 
-std::string short_name(const named_kernel& k) {
-    return std::string(without_return_type(without_parameters(k.demangled)));
-}
+std::string short_name(const named_kernel& k) { return std::string(without_return_type(without_parameters(k.demangled))); }
 
 std::string names_text(const std::vector<const named_kernel*>& kernels) {
     std::unordered_set<std::string> seen;

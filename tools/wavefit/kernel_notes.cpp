@@ -78,14 +78,15 @@ std::string feature_mismatch_text(const selected_device& device, std::string_vie
     const feature_setting needed = xnack ? code.xnack : code.sramecc;
     const std::string feature = xnack ? "XNACK" : "SRAM ECC";
     std::string text = "built for " + terminal_safe(code_target_id) + ", which loads only with " + feature + " " +
-                       setting_text(needed) + "; " + std::string(device.limits.name.view()) + " as selected (" + device.target_id +
-                       ") has it " + setting_text(needed == feature_setting::on ? feature_setting::off : feature_setting::on);
+                       setting_text(needed) + "; " + std::string(device.limits.name.view()) + " as selected (" +
+                       device.target_id + ") has it " +
+                       setting_text(needed == feature_setting::on ? feature_setting::off : feature_setting::on);
     if (!device.preset.empty()) {
-        const std::string spelled = device.preset + ":" + (xnack ? "xnack" : "sramecc") + (needed == feature_setting::on ? "+" : "-");
-        text += xnack && needed == feature_setting::on ? " (XNACK is off unless the process sets HSA_XNACK=1; --preset " +
-                                                             spelled + " models that)"
-                                                       : " (--preset " + spelled + " models a device with it " +
-                                                             setting_text(needed) + ")";
+        const std::string spelled =
+            device.preset + ":" + (xnack ? "xnack" : "sramecc") + (needed == feature_setting::on ? "+" : "-");
+        text += xnack && needed == feature_setting::on
+                    ? " (XNACK is off unless the process sets HSA_XNACK=1; --preset " + spelled + " models that)"
+                    : " (--preset " + spelled + " models a device with it " + setting_text(needed) + ")";
     }
     return text;
 }
@@ -97,19 +98,23 @@ std::optional<kernel_note> target_note(const selected_device& device, const code
     if (fit == presets::target_match::exact) {
         const std::string mismatch = feature_mismatch_text(device, k.target_id);
         if (mismatch.empty()) return std::nullopt;
-        return kernel_note{true, mismatch + ": the HIP runtime would not load it (hipErrorNoBinaryForGpu); the numbers "
-                                            "apply this build's resources to " + device_text(d)};
+        return kernel_note{true, mismatch +
+                                     ": the HIP runtime would not load it (hipErrorNoBinaryForGpu); the numbers "
+                                     "apply this build's resources to " +
+                                     device_text(d)};
     }
     if (detail::ifind(k.target, "-generic") != detail::text_npos)
         return kernel_note{false, target + " is a generic target, which loads on a family of processors; whether " +
                                       device_text(d) + " is one of them is not checked"};
     if (fit == presets::target_match::same_model)
-        return kernel_note{false, target + " is modelled as " + device_text(d) + ", which has the same register and LDS "
-                                      "model; a " + target + " code object does not load on a " +
-                                      std::string(d.arch.view()) + " GPU"};
+        return kernel_note{false, target + " is modelled as " + device_text(d) +
+                                      ", which has the same register and LDS "
+                                      "model; a " +
+                                      target + " code object does not load on a " + std::string(d.arch.view()) + " GPU"};
     return kernel_note{true, "compiled for " + target + ", not for " + device_text(d) +
                                  ": the HIP runtime would not load it there (hipErrorNoBinaryForGpu); the numbers "
-                                 "apply this build's resources to " + device_text(d)};
+                                 "apply this build's resources to " +
+                                 device_text(d)};
 }
 
 build_fit suitability(const selected_device& device, const code_object_kernel& k) {

@@ -68,7 +68,8 @@ std::optional<std::string> build_note(const std::vector<const named_kernel*>& bu
         if (b->kernel.target_id == pick.kernel.target_id || b->kernel.target != pick.kernel.target) continue;
         if (const std::optional<selected_device> other = preset_running(device, b->kernel.target_id))
             if (other->label != device.label)
-                alternatives.push_back("--" + other->label + " selects the " + terminal_safe(b->kernel.target_id) + " build");
+                alternatives.push_back("--" + other->label + " selects the " + terminal_safe(b->kernel.target_id) +
+                                       " build");
     }
     if (ids.size() < 2) return std::nullopt;
     std::string text = "compiled for " + and_list(ids) + ": using the " + terminal_safe(pick.kernel.target_id) + " build";
@@ -78,7 +79,8 @@ std::optional<std::string> build_note(const std::vector<const named_kernel*>& bu
                "); " + and_list(alternatives);
     if (!device_given) return text + " (--preset chooses the device and with it the build)";
     if (suitability(device, pick.kernel) == build_fit::other_device) return text;
-    if (loading > 1) return text + ", the first in the file that loads on " + device_text(device.limits) + ", as the HIP runtime takes";
+    if (loading > 1)
+        return text + ", the first in the file that loads on " + device_text(device.limits) + ", as the HIP runtime takes";
     return std::nullopt;
 }
 
@@ -96,8 +98,8 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
                           names_text(all_kernels(kernels)));
     const std::vector<const named_kernel*> matches = kernels_named(kernels, ref.name);
     if (matches.empty())
-        throw usage_error("--kernel: no kernel named " + cli::quoted(ref.name) + " in " + file + "; its kernels: " +
-                          names_text(all_kernels(kernels)));
+        throw usage_error("--kernel: no kernel named " + cli::quoted(ref.name) + " in " + file +
+                          "; its kernels: " + names_text(all_kernels(kernels)));
     for (const named_kernel* m : matches)
         if (m->kernel.name != matches.front()->kernel.name)
             throw usage_error("--kernel: " + cli::quoted(ref.name) + " names several kernels in " + file + ": " +
@@ -116,7 +118,8 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
         chosen = device_for_target(detail::isa_name(matches.front()->kernel.target_id));
         if (chosen) {
             pick = best_build(matches, *chosen);
-            if (suitability(*chosen, pick->kernel) != build_fit::loads) chosen = preset_running(*chosen, pick->kernel.target_id);
+            if (suitability(*chosen, pick->kernel) != build_fit::loads)
+                chosen = preset_running(*chosen, pick->kernel.target_id);
         }
     }
     if (!chosen)
@@ -146,8 +149,10 @@ void write_kernel_json(json_writer& json, const launch_subject& s) {
     json.key("target").value(k.target);
     json.key("target_id").value(k.target_id);
     json.key("preset");
-    if (s.device.preset.empty()) json.null();
-    else json.value(s.device.preset);
+    if (s.device.preset.empty())
+        json.null();
+    else
+        json.value(s.device.preset);
     json.key("notes").begin_array();
     for (const kernel_note& n : s.notes) json.value(n.text);
     json.end_array();
@@ -159,8 +164,9 @@ std::string kernel_text(const launch_subject& s) {
     const code_object_kernel& k = s.kernel->kernel;
     std::string text = "kernel " + terminal_safe(s.kernel->demangled) + " [" + terminal_safe(k.target_id) + "] from " +
                        terminal_safe(s.file) + "\n";
-    const std::string lds = k.group_segment_fixed_size == 0 ? "no static LDS"
-                                                            : detail::bytes_text(k.group_segment_fixed_size) + " of static LDS";
+    const std::string lds = k.group_segment_fixed_size == 0
+                                ? "no static LDS"
+                                : detail::bytes_text(k.group_segment_fixed_size) + " of static LDS";
     text += "  " + std::to_string(k.vgpr_count) + " VGPRs, " + std::to_string(k.sgpr_count) + " SGPRs, " + lds +
             ", launch bound " + std::to_string(k.max_flat_workgroup_size) + ", wave" + std::to_string(k.wavefront_size) +
             "\n";

@@ -41,8 +41,8 @@
 namespace wavefit::cli {
 
 struct scan_limits {
-    static constexpr std::size_t max_line_bytes = 4096;     // kept of each line; the reader skips the rest
-    static constexpr std::size_t max_problems = 256;        // distinct problems kept; more are only counted
+    static constexpr std::size_t max_line_bytes = 4096;        // kept of each line; the reader skips the rest
+    static constexpr std::size_t max_problems = 256;           // distinct problems kept; more are only counted
     static constexpr std::size_t max_lines_per_problem = 100;  // line numbers kept per problem; all are counted
     static constexpr std::size_t max_excerpt_bytes = 240;
     // Team patterns and non-identifier names the automaton takes in all (its table grows with them);
@@ -123,7 +123,8 @@ public:
         // The first state with outputs on each state's output chain (itself when it has some), so the
         // hot loop reads one number per byte.
         first_output_.assign(n, none);
-        for (std::size_t k = 0; k < n; ++k) first_output_[k] = !ends_[k].empty() ? static_cast<std::uint32_t>(k) : output_link_[k];
+        for (std::size_t k = 0; k < n; ++k)
+            first_output_[k] = !ends_[k].empty() ? static_cast<std::uint32_t>(k) : output_link_[k];
         seen_.assign(n, 0);
         trie_.clear();
         trie_.shrink_to_fit();
@@ -447,8 +448,8 @@ private:
         cause_and_fix from_line;
         from_line.cause = "This log: a block of " + n + " threads (" + std::to_string(block[0]) + ", " +
                           std::to_string(block[1]) + ", " + std::to_string(block[2]) + ") launched " +
-                          (kernel.empty() ? std::string("a kernel") : "kernel " + kernel) +
-                          " whose launch bound is " + b + ".";
+                          (kernel.empty() ? std::string("a kernel") : "kernel " + kernel) + " whose launch bound is " + b +
+                          ".";
         if (threads <= 1024) {
             from_line.fix = "the block of " + n + " exceeds this kernel's bound of " + b +
                             "; rebuild with `__launch_bounds__(" + n + ")` or launch at most " + b + " threads per block";
@@ -457,8 +458,8 @@ private:
                             " and every GPU's 1024 threads per block; launch at most " + b + " threads per block";
         }
         note(entry, text, phrase_begin,
-             {{"block_x", block[0]}, {"block_y", block[1]}, {"block_z", block[2]}, {"bound", *bound}},
-             {{"block", threads}}, std::move(from_line));
+             {{"block_x", block[0]}, {"block_y", block[1]}, {"block_z", block[2]}, {"bound", *bound}}, {{"block", threads}},
+             std::move(from_line));
     }
 
     // "Memory access fault by GPU node-2 (Agent handle: 0x...) on address 0x1000. Reason: Page not present ...".
@@ -495,15 +496,18 @@ private:
                 return s;
             }();
             if (lower_reason.find("page not present") != std::string::npos) {
-                cf.fix = "the address is not mapped for the GPU: an index past the end of a buffer (a missing i < n "
-                         "guard), freed memory, or a host pointer used without hipHostMalloc / XNACK; rerun with "
-                         "AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 to see which kernel faulted";
+                cf.fix =
+                    "the address is not mapped for the GPU: an index past the end of a buffer (a missing i < n "
+                    "guard), freed memory, or a host pointer used without hipHostMalloc / XNACK; rerun with "
+                    "AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 to see which kernel faulted";
             } else if (lower_reason.find("read-only") != std::string::npos) {
-                cf.fix = "the kernel wrote to memory mapped read-only (a const or constant buffer, a read-only "
-                         "registration); write to a buffer allocated for writing";
+                cf.fix =
+                    "the kernel wrote to memory mapped read-only (a const or constant buffer, a read-only "
+                    "registration); write to a buffer allocated for writing";
             } else {
-                cf.fix = "rerun with AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 to see which kernel faulted, then check "
-                         "its indices and pointers (the causes below)";
+                cf.fix =
+                    "rerun with AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 to see which kernel faulted, then check "
+                    "its indices and pointers (the causes below)";
             }
             from_line = std::move(cf);
         }
@@ -528,12 +532,10 @@ private:
             while (i < lower.size() && detail::is_identifier_char(lower[i])) ++i;
             const std::string_view word = lower.substr(begin, i - begin);
             if (detail::is_digit(word.front())) {
-                if (!other_match && !make_line && !prev.empty() &&
-                    separated_by_number_separators(lower, prev_end, begin)) {
-                    const bool after_error_pair =
-                        !prev2.empty() && close_words(lower, prev2_end, prev_begin) &&
-                        ((prev == "error" && (prev2 == "hip" || prev2 == "cuda")) ||
-                         (prev == "code" && (prev2 == "error" || prev2 == "err")));
+                if (!other_match && !make_line && !prev.empty() && separated_by_number_separators(lower, prev_end, begin)) {
+                    const bool after_error_pair = !prev2.empty() && close_words(lower, prev2_end, prev_begin) &&
+                                                  ((prev == "error" && (prev2 == "hip" || prev2 == "cuda")) ||
+                                                   (prev == "code" && (prev2 == "error" || prev2 == "err")));
                     const bool strong = prev == "hiperror_t" || prev == "cudaerror_t" || prev == "error_code" ||
                                         prev == "errorcode" || after_error_pair;
                     const bool weak = prev == "error" || prev == "err" || prev == "status" || prev == "returned";
@@ -554,8 +556,7 @@ private:
             prev_end = i;
         }
         if (matched_.empty())
-            for (const auto& [entry, at] : pending)
-                note(entry, text, at);
+            for (const auto& [entry, at] : pending) note(entry, text, at);
     }
 
     // "error code: 209", "hipError_t(9)": at most four of " \t:=#([\"'" between the word and the number.

@@ -34,8 +34,7 @@ int main(int argc, char** argv) {
         std::vector<std::string_view> args;
         for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
         const wavefit::cli::command_line request = wavefit::cli::parse_command_line(args);
-        const wavefit::cli::command_output result =
-            std::visit([](const auto& r) { return wavefit::cli::run(r); }, request);
+        const wavefit::cli::command_output result = std::visit([](const auto& r) { return wavefit::cli::run(r); }, request);
         write(stdout, result.out);
         write(stderr, result.err);
         // A failed write (a closed pipe, a full disk) must not pass for success.

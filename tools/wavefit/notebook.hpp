@@ -36,7 +36,7 @@ struct notebook_entry {
     std::vector<cause_and_fix> causes;  // after the built-in causes
     std::vector<std::string> links;
     std::vector<std::string> seen;
-    std::vector<std::string> origins;   // "FILE:LINE" of each team entry merged in
+    std::vector<std::string> origins;  // "FILE:LINE" of each team entry merged in
 
     bool from_team() const noexcept { return builtin == nullptr; }
     bool extended() const noexcept { return builtin != nullptr && !origins.empty(); }
@@ -51,9 +51,7 @@ struct notebook_entry {
         return std::nullopt;
     }
 
-    std::size_t cause_count() const noexcept {
-        return (builtin != nullptr ? builtin->cause_count : 0) + causes.size();
-    }
+    std::size_t cause_count() const noexcept { return (builtin != nullptr ? builtin->cause_count : 0) + causes.size(); }
     std::string cause(std::size_t i) const {
         const std::size_t own = builtin != nullptr ? builtin->cause_count : 0;
         if (i < own) return std::string(builtin->cause(i));

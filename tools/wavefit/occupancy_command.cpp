@@ -16,9 +16,7 @@
 namespace wavefit::cli {
 namespace {
 
-std::string blocks_text(std::uint32_t blocks) {
-    return blocks == block_limits::unlimited ? "-" : std::to_string(blocks);
-}
+std::string blocks_text(std::uint32_t blocks) { return blocks == block_limits::unlimited ? "-" : std::to_string(blocks); }
 
 // A block above the kernel's own maximum (its launch bound) cannot run: wavefit says 0 blocks. The
 // runtimes' occupancy APIs (hipOccupancyMaxActiveBlocksPerMultiprocessor, and NVIDIA's too) do not
@@ -67,13 +65,13 @@ command_output run(const occupancy_request& r) {
     for (const occupancy_report& o : rows) {
         const block_limits& l = o.limits;
         table.add_row({std::to_string(o.block_threads), std::to_string(o.active_blocks_per_cu),
-                       std::to_string(o.active_waves_per_cu), percent_text(o.occupancy), std::string(to_string(o.limited_by)),
-                       blocks_text(l.waves), blocks_text(l.blocks), blocks_text(l.registers),
-                       blocks_text(l.scalar_registers), blocks_text(l.shared_memory),
+                       std::to_string(o.active_waves_per_cu), percent_text(o.occupancy),
+                       std::string(to_string(o.limited_by)), blocks_text(l.waves), blocks_text(l.blocks),
+                       blocks_text(l.registers), blocks_text(l.scalar_registers), blocks_text(l.shared_memory),
                        best_waves > 0 && o.active_waves_per_cu == best_waves ? "*" : ""});
     }
-    std::string text = kernel_text(subject) + "occupancy on " + device_text(d) + ": at most " + std::to_string(d.max_waves_per_cu()) + " " + wave +
-                       "s per " + cu + "\n";
+    std::string text = kernel_text(subject) + "occupancy on " + device_text(d) + ": at most " +
+                       std::to_string(d.max_waves_per_cu()) + " " + wave + "s per " + cu + "\n";
     text += table.render();
     text += "\n\"by ...\": blocks per " + cu + " each resource alone allows (- = not limiting); * = best occupancy\n";
     for (const occupancy_report& o : rows) {

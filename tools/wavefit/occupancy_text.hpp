@@ -24,9 +24,9 @@ inline std::string percent_text(double ratio) {
 
 // "100% (32 of 32 waves per CU, 8 blocks per CU, limited by waves)".
 inline std::string occupancy_summary(const device_limits& d, const occupancy_report& o) {
-    return percent_text(o.occupancy) + " (" + std::to_string(o.active_waves_per_cu) + " of " + std::to_string(o.max_waves_per_cu) +
-           " " + std::string(d.wave_word()) + "s per " + std::string(d.cu_word()) + ", " +
-           std::to_string(o.active_blocks_per_cu) + " block" + (o.active_blocks_per_cu == 1 ? "" : "s") + " per " +
+    return percent_text(o.occupancy) + " (" + std::to_string(o.active_waves_per_cu) + " of " +
+           std::to_string(o.max_waves_per_cu) + " " + std::string(d.wave_word()) + "s per " + std::string(d.cu_word()) +
+           ", " + std::to_string(o.active_blocks_per_cu) + " block" + (o.active_blocks_per_cu == 1 ? "" : "s") + " per " +
            std::string(d.cu_word()) + ", limited by " + std::string(to_string(o.limited_by)) + ")";
 }
 

@@ -94,8 +94,8 @@ public:
             return;
         }
         if (const std::size_t bad = first_control(value); bad != std::string_view::npos) {
-            error(number, "a control character (byte " + std::to_string(static_cast<unsigned>(
-                                                            static_cast<unsigned char>(value[bad]))) +
+            error(number, "a control character (byte " +
+                              std::to_string(static_cast<unsigned>(static_cast<unsigned char>(value[bad]))) +
                               ") in the value of '" + std::string(key) + ":'");
             return;
         }
@@ -185,8 +185,7 @@ private:
     }
 
     static std::string unknown_key_message(std::string_view key) {
-        return "unknown key '" + printable(key) +
-               "' (keys: entry, alias, code, pattern, meaning, cause, fix, link, seen)";
+        return "unknown key '" + printable(key) + "' (keys: entry, alias, code, pattern, meaning, cause, fix, link, seen)";
     }
 
     // Bytes below 0x20 (tab excepted) and DEL would break the one-line texts of every output.

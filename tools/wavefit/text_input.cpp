@@ -3,8 +3,8 @@
 #include "text_input.hpp"
 
 #include <algorithm>  // std::min, std::copy
-#include <cerrno>    // errno for messages
-#include <cstring>   // std::strerror
+#include <cerrno>     // errno for messages
+#include <cstring>    // std::strerror
 
 #include "arguments.hpp"
 #include "gzip_stream.hpp"

@@ -55,11 +55,11 @@ private:
     bool owns_file_ = false;
     std::unique_ptr<gzip_stream> gzip_;
     std::size_t max_line_;
-    std::string buffer_;      // content not yet handed out: [begin_, end_)
+    std::string buffer_;  // content not yet handed out: [begin_, end_)
     std::size_t begin_ = 0;
     std::size_t end_ = 0;
-    std::string line_;        // the line being assembled across refills
-    std::string peeked_;      // raw bytes read to detect gzip, delivered first
+    std::string line_;    // the line being assembled across refills
+    std::string peeked_;  // raw bytes read to detect gzip, delivered first
     bool truncated_ = false;
     bool at_end_ = false;
     std::uint64_t line_number_ = 0;

@@ -37,8 +37,8 @@ std::string_view to_string(trace_format f) noexcept {
 namespace {
 
 constexpr std::size_t max_line_bytes = std::size_t{256} * 1024;  // C++ kernel names run to a few KiB
-constexpr std::size_t max_name_bytes = 4096;                    // longer names are cut (and marked)
-constexpr std::size_t header_search_lines = 64;                 // nsys writes preamble lines first
+constexpr std::size_t max_name_bytes = 4096;                     // longer names are cut (and marked)
+constexpr std::size_t header_search_lines = 64;                  // nsys writes preamble lines first
 constexpr std::size_t max_symbols = 1000000;
 
 [[noreturn]] void fail(const std::string& name, const std::string& why) { throw usage_error(name + ": " + why); }
@@ -137,11 +137,16 @@ unit_column nsys_column(const std::vector<std::string>& header, std::string_view
         const std::string h = lower(header[i]);
         if (h.compare(0, stem.size(), stem) != 0) continue;
         const std::string unit = h.substr(stem.size());
-        if (unit == " (ns)" || unit == " (b)" || unit.empty()) u.decimal_shift = 0;
-        else if (unit == " (us)" || unit == " (kb)") u.decimal_shift = 3;
-        else if (unit == " (ms)" || unit == " (mb)") u.decimal_shift = 6;
-        else if (unit == " (s)" || unit == " (gb)") u.decimal_shift = 9;
-        else continue;
+        if (unit == " (ns)" || unit == " (b)" || unit.empty())
+            u.decimal_shift = 0;
+        else if (unit == " (us)" || unit == " (kb)")
+            u.decimal_shift = 3;
+        else if (unit == " (ms)" || unit == " (mb)")
+            u.decimal_shift = 6;
+        else if (unit == " (s)" || unit == " (gb)")
+            u.decimal_shift = 9;
+        else
+            continue;
         u.column = static_cast<long>(i);
         return u;
     }
@@ -357,7 +362,8 @@ void read_sibling_device(const std::string& path, trace_format format, trace_con
                 const std::string& h = header[i];
                 const std::string& v = cells[i];
                 if ((h == "gpu_arch" || h == "name") && v.compare(0, 3, "gfx") == 0 && arch.empty()) arch = v.substr(0, 64);
-                if ((h == "gpu_model" || h == "product_name" || h == "marketing_name") && product.empty()) product = v.substr(0, 128);
+                if ((h == "gpu_model" || h == "product_name" || h == "marketing_name") && product.empty())
+                    product = v.substr(0, 128);
             }
             if (arch.empty()) continue;
             out.device_arch = arch;
@@ -381,19 +387,24 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         if (first_line.empty()) first_line = line.substr(0, 60);
         detail::split_csv_line(line, cells);
         if (cells.size() >= 2 && lower(cells[0]) == "name" && lower(cells[1]) == "calls")
-            fail(name, "this is rocprof's results.stats.csv, a summary without launch configurations; audit the results.csv beside it");
+            fail(name,
+                 "this is rocprof's results.stats.csv, a summary without launch configurations; audit the results.csv "
+                 "beside it");
         layout = layout_of(cells);
     }
     if (!layout) {
         std::string shown;
         for (char c : first_line) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
-        fail(name, "not a trace wavefit reads (no rocprofv3, rocpd, rocprof, omniperf or nsys cuda_gpu_trace CSV header in the first " +
-                       std::to_string(header_search_lines) + " lines; the first line starts \"" + shown +
-                       "\"); see `wavefit audit --help`");
+        fail(name,
+             "not a trace wavefit reads (no rocprofv3, rocpd, rocprof, omniperf or nsys cuda_gpu_trace CSV header in the "
+             "first " +
+                 std::to_string(header_search_lines) + " lines; the first line starts \"" + shown +
+                 "\"); see `wavefit audit --help`");
     }
     out.format = layout->format;
     const std::string missing = missing_columns(*layout);
-    if (!missing.empty()) fail(name, "the " + std::string(to_string(out.format)) + " header lacks the column(s): " + missing);
+    if (!missing.empty())
+        fail(name, "the " + std::string(to_string(out.format)) + " header lacks the column(s): " + missing);
     read_sibling_device(path, out.format, out);
 
     while (lines.next(line)) {
@@ -410,7 +421,8 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         }
         if (!out.kernels.add(*d))
             fail(name, "more than " + std::to_string(out.kernels.max_groups()) +
-                           " distinct kernel launch configurations (or 128 MiB of their names) (line " + std::to_string(lines.number()) + "); wavefit audit stops here");
+                           " distinct kernel launch configurations (or 128 MiB of their names) (line " +
+                           std::to_string(lines.number()) + "); wavefit audit stops here");
     }
 }
 
@@ -455,8 +467,8 @@ constexpr std::size_t max_record_depth = 4;
 }
 
 // After begin_object or begin_array: reads the container into `rec` under `prefix`.
-void flatten(detail::json_pull_reader& r, const std::string& name, flat_record& rec, const std::string& prefix, std::size_t depth,
-             bool is_array) {
+void flatten(detail::json_pull_reader& r, const std::string& name, flat_record& rec, const std::string& prefix,
+             std::size_t depth, bool is_array) {
     std::string key;
     std::uint64_t index = 0;
     for (;;) {
@@ -521,7 +533,8 @@ void kineto_event(const flat_record& e, trace_contents& out, const std::string& 
     const std::optional<double> occ = e.real("args.est. achieved occupancy %");
     if (occ && *occ >= 0 && *occ <= 100) t.trace_occupancy = *occ / 100.0;
     if (!out.kernels.add(t))
-        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
+        fail(name, "more than " + std::to_string(out.kernels.max_groups()) +
+                       " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
 }
 
 void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::string& name) {
@@ -535,13 +548,15 @@ void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::st
     }
     t.kernel_id = *id + 1;  // 0 means "none"
     t.duration_ns = *end >= *start ? *end - *start : 0;
-    t.block = dims{*wx, e.uint("dispatch_info.workgroup_size.y").value_or(1), e.uint("dispatch_info.workgroup_size.z").value_or(1)};
+    t.block = dims{*wx, e.uint("dispatch_info.workgroup_size.y").value_or(1),
+                   e.uint("dispatch_info.workgroup_size.z").value_or(1)};
     const dims items{*gx, e.uint("dispatch_info.grid_size.y").value_or(1), e.uint("dispatch_info.grid_size.z").value_or(1)};
     t.grid = blocks_from_work_items(items, t.block);
     t.shared = e.uint("dispatch_info.group_segment_size").value_or(0);
     t.scratch = e.uint("dispatch_info.private_segment_size").value_or(0);
     if (!out.kernels.add(t))
-        fail(name, "more than " + std::to_string(out.kernels.max_groups()) + " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
+        fail(name, "more than " + std::to_string(out.kernels.max_groups()) +
+                       " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
 }
 
 void read_json(const trace_source& source, std::string prefix, const std::string& name, trace_contents& out) {
@@ -582,8 +597,8 @@ void read_json(const trace_source& source, std::string prefix, const std::string
         }
         const std::string parent = path.empty() ? std::string() : path.back();
         const bool records = t == detail::json_token::begin_array &&
-                             (key == "traceEvents" || key == "deviceProperties" || key == "kernel_symbols" || key == "agents" ||
-                              (key == "kernel_dispatch" && parent == "buffer_records"));
+                             (key == "traceEvents" || key == "deviceProperties" || key == "kernel_symbols" ||
+                              key == "agents" || (key == "kernel_dispatch" && parent == "buffer_records"));
         if (!records) {
             path.push_back(key);
             key.clear();
@@ -633,7 +648,9 @@ void read_json(const trace_source& source, std::string prefix, const std::string
         }
     }
     if (!kineto && !rocprofv3)
-        fail(name, "JSON without \"traceEvents\" (PyTorch profiler) or rocprofv3 \"kernel_symbols\"/\"kernel_dispatch\": not a trace wavefit reads");
+        fail(name,
+             "JSON without \"traceEvents\" (PyTorch profiler) or rocprofv3 \"kernel_symbols\"/\"kernel_dispatch\": not a "
+             "trace wavefit reads");
     out.format = kineto ? trace_format::kineto_json : trace_format::rocprofv3_json;
     // rocprofv3 dispatches name their kernel by id; the symbols may come before or after them.
     for (kernel_group& g : out.kernels.groups()) {
@@ -673,7 +690,8 @@ trace_contents read_trace(const trace_source& source, const std::string& name, c
         read_csv(lines, name, sibling_prefix, out);
     }
     if (out.kernels.dispatches() == 0)
-        fail(name, "a " + std::string(to_string(out.format)) + " trace without any kernel dispatch that has a launch configuration (" +
+        fail(name, "a " + std::string(to_string(out.format)) +
+                       " trace without any kernel dispatch that has a launch configuration (" +
                        std::to_string(out.skipped_rows) + " rows skipped)");
     return out;
 }

@@ -4,11 +4,11 @@
 // accept and refuse exactly the same lines.
 #include <algorithm>  // std::find, std::clamp
 #include <cmath>      // std::llround, std::isfinite
-#include <cerrno>   // rename failures
-#include <cstdio>   // the merged file
-#include <cstring>  // std::strerror
-#include <string>   // text
-#include <vector>   // records
+#include <cerrno>     // rename failures
+#include <cstdio>     // the merged file
+#include <cstring>    // std::strerror
+#include <string>     // text
+#include <vector>     // records
 
 #include <wavefit/detail/text.hpp>
 #include <wavefit/tuning.hpp>
@@ -143,15 +143,17 @@ command_output show(const tuning_request& r) {
     }
     for (const std::string& device : devices) {
         text += "\n" + device + "\n";
-        text_table table({align::left, align::left, align::right, align::left, align::left, align::right, align::right, align::right});
+        text_table table(
+            {align::left, align::left, align::right, align::left, align::left, align::right, align::right, align::right});
         table.add_row({"  kernel", "work", "bucket", "tuned", "plan", "speedup", "spread", "measured"});
         for (std::size_t i = 0; i < records.size(); ++i) {
             const tuning_record& rec = records[i];
             if (device_heading(rec.key) != device) continue;
             const double spread = rec.chosen.spread > rec.plan.spread ? rec.chosen.spread : rec.plan.spread;
-            table.add_row({"  " + terminal_safe(names[i]), std::string(to_string(rec.key.kind)), bucket_text(rec.key.bucket),
-                           choice_text(rec.chosen), choice_text(rec.plan), speedup_text(rec), percent(spread),
-                           std::to_string(rec.candidates) + (rec.failed ? " (" + std::to_string(rec.failed) + " failed)" : "")});
+            table.add_row(
+                {"  " + terminal_safe(names[i]), std::string(to_string(rec.key.kind)), bucket_text(rec.key.bucket),
+                 choice_text(rec.chosen), choice_text(rec.plan), speedup_text(rec), percent(spread),
+                 std::to_string(rec.candidates) + (rec.failed ? " (" + std::to_string(rec.failed) + " failed)" : "")});
         }
         text += table.render();
     }
@@ -206,18 +208,20 @@ command_output check(const tuning_request& r) {
             write_record(json, records[i], names[i]);
             json.key("valid").value(verdicts[i].problem.empty());
             json.key("problem");
-            if (verdicts[i].problem.empty()) json.null();
-            else json.value(verdicts[i].problem);
+            if (verdicts[i].problem.empty())
+                json.null();
+            else
+                json.value(verdicts[i].problem);
             json.key("for_this_device").value(verdicts[i].for_this_device);
             json.end_object();
         }
         json.end_array().key("ignored_lines").value(static_cast<std::uint64_t>(f.report.ignored)).end_object();
         return {json.finish(), ignored_text(f), exit_code};
     }
-    std::string text = terminal_safe(f.name) + " on " + device_text(d) + ": " + detail::plural(records.size(), "record") + ", " +
+    std::string text = terminal_safe(f.name) + " on " + device_text(d) + ": " + detail::plural(records.size(), "record") +
+                       ", " +
                        (invalid == 0 ? "all valid" : std::to_string(invalid) + " invalid (wavefit would not use them)");
-    if (other_device > 0)
-        text += "; " + std::to_string(other_device) + " measured on another device (used only there)";
+    if (other_device > 0) text += "; " + std::to_string(other_device) + " measured on another device (used only there)";
     text += "\n";
     for (std::size_t i = 0; i < records.size(); ++i) {
         const tuning_record& rec = records[i];
@@ -250,13 +254,17 @@ command_output merge(const tuning_request& r) {
     if (r.json) {
         json_writer json;
         json.begin_object().key("output").value(r.output).key("records").value(static_cast<std::uint64_t>(merged.size()));
-        json.key("from_first").value(static_cast<std::uint64_t>(a.db.size())).key("from_second").value(static_cast<std::uint64_t>(b.db.size()));
+        json.key("from_first")
+            .value(static_cast<std::uint64_t>(a.db.size()))
+            .key("from_second")
+            .value(static_cast<std::uint64_t>(b.db.size()));
         json.key("replaced").value(static_cast<std::uint64_t>(replaced)).end_object();
         return {json.finish(), err, 0};
     }
-    return {"merged " + std::to_string(a.db.size()) + " record(s) of " + terminal_safe(a.name) + " and " + std::to_string(b.db.size()) +
-                " of " + terminal_safe(b.name) + " into " + terminal_safe(r.output) + ": " + detail::plural(merged.size(), "record") +
-                " (" + std::to_string(replaced) + " of the first replaced by the second)\n",
+    return {"merged " + std::to_string(a.db.size()) + " record(s) of " + terminal_safe(a.name) + " and " +
+                std::to_string(b.db.size()) + " of " + terminal_safe(b.name) + " into " + terminal_safe(r.output) + ": " +
+                detail::plural(merged.size(), "record") + " (" + std::to_string(replaced) +
+                " of the first replaced by the second)\n",
             err, 0};
 }
 

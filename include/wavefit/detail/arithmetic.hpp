@@ -38,9 +38,7 @@ constexpr std::uint64_t align_up(std::uint64_t a, std::uint64_t unit) noexcept {
     return rem == 0 ? a : saturating_add(a, unit - rem);
 }
 
-constexpr std::uint64_t align_down(std::uint64_t a, std::uint64_t unit) noexcept {
-    return unit <= 1 ? a : a - a % unit;
-}
+constexpr std::uint64_t align_down(std::uint64_t a, std::uint64_t unit) noexcept { return unit <= 1 ? a : a - a % unit; }
 
 constexpr std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
 constexpr std::uint64_t max_u64(std::uint64_t a, std::uint64_t b) noexcept { return a > b ? a : b; }

@@ -35,8 +35,7 @@ inline std::string hex(std::uint64_t v) {
 // but printable ASCII shown as '?'.
 inline std::string printable(std::string_view s, std::size_t limit = 80) {
     std::string text;
-    for (std::size_t i = 0; i < s.size() && i < limit; ++i)
-        text += (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    for (std::size_t i = 0; i < s.size() && i < limit; ++i) text += (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
     if (s.size() > limit) text += "...";
     return text;
 }
@@ -72,13 +71,18 @@ struct byte_view {
         for (std::size_t i = N; i-- > 0;) v = (v << 8) | data[static_cast<std::size_t>(offset) + i];
         return v;
     }
-    std::uint16_t u16(std::uint64_t offset, const char* what) const { return static_cast<std::uint16_t>(le<2>(offset, what)); }
-    std::uint32_t u32(std::uint64_t offset, const char* what) const { return static_cast<std::uint32_t>(le<4>(offset, what)); }
+    std::uint16_t u16(std::uint64_t offset, const char* what) const {
+        return static_cast<std::uint16_t>(le<2>(offset, what));
+    }
+    std::uint32_t u32(std::uint64_t offset, const char* what) const {
+        return static_cast<std::uint32_t>(le<4>(offset, what));
+    }
     std::uint64_t u64(std::uint64_t offset, const char* what) const { return le<8>(offset, what); }
 
     std::string_view chars(std::uint64_t offset, std::uint64_t length, const char* what) const {
         require(offset, length, what);
-        return std::string_view(reinterpret_cast<const char*>(data) + static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+        return std::string_view(reinterpret_cast<const char*>(data) + static_cast<std::size_t>(offset),
+                                static_cast<std::size_t>(length));
     }
 
     bool starts_with(std::string_view magic) const noexcept {

@@ -15,7 +15,10 @@
 
 namespace wavefit::detail {
 
-inline constexpr std::string_view elf_magic{"\x7f" "ELF", 4};
+inline constexpr std::string_view elf_magic{
+    "\x7f"
+    "ELF",
+    4};
 inline constexpr std::uint16_t elf_machine_amdgpu = 224;  // EM_AMDGPU
 inline constexpr std::uint32_t elf_section_note = 7;      // SHT_NOTE
 inline constexpr std::uint32_t elf_section_nobits = 8;    // SHT_NOBITS: occupies no file bytes
@@ -56,7 +59,8 @@ struct elf_file {
 // longer, and the bound keeps name lookups linear in the number of sections).
 inline std::string_view elf_section_name(byte_view strtab, std::uint32_t offset) {
     constexpr std::uint64_t longest = 256;
-    if (offset >= strtab.size) fail("section name offset " + hex(offset) + " is outside the name table at " + hex(strtab.base));
+    if (offset >= strtab.size)
+        fail("section name offset " + hex(offset) + " is outside the name table at " + hex(strtab.base));
     const std::uint64_t room = strtab.size - offset;
     const std::uint64_t limit = room < longest ? room : longest;
     for (std::uint64_t i = 0; i < limit; ++i)
@@ -69,8 +73,12 @@ inline elf_file read_elf(byte_view bytes) {
     f.bytes = bytes;
     bytes.require(0, 64, "ELF header");
     if (!bytes.starts_with(elf_magic)) fail("no ELF magic at " + hex(bytes.base));
-    if (bytes.data[4] != 2) fail("ELF file at " + hex(bytes.base) + " is not 64-bit (ELFCLASS " + std::to_string(bytes.data[4]) + "); only ELF64 is supported");
-    if (bytes.data[5] != 1) fail("ELF file at " + hex(bytes.base) + " is not little-endian (ELFDATA " + std::to_string(bytes.data[5]) + "); only little-endian is supported");
+    if (bytes.data[4] != 2)
+        fail("ELF file at " + hex(bytes.base) + " is not 64-bit (ELFCLASS " + std::to_string(bytes.data[4]) +
+             "); only ELF64 is supported");
+    if (bytes.data[5] != 1)
+        fail("ELF file at " + hex(bytes.base) + " is not little-endian (ELFDATA " + std::to_string(bytes.data[5]) +
+             "); only little-endian is supported");
     f.machine = bytes.u16(18, "e_machine");
     f.flags = bytes.u32(48, "e_flags");
     const std::uint64_t phoff = bytes.u64(32, "e_phoff");
@@ -82,8 +90,10 @@ inline elf_file read_elf(byte_view bytes) {
     const std::uint16_t shstrndx = bytes.u16(62, "e_shstrndx");
 
     if (phnum != 0) {
-        if (phnum == 0xffff) fail("ELF file at " + hex(bytes.base) + " uses extended program header numbering, which is not supported");
-        if (phentsize != 56) fail("ELF program header size " + std::to_string(phentsize) + " at " + hex(bytes.base + 54) + " is not 56");
+        if (phnum == 0xffff)
+            fail("ELF file at " + hex(bytes.base) + " uses extended program header numbering, which is not supported");
+        if (phentsize != 56)
+            fail("ELF program header size " + std::to_string(phentsize) + " at " + hex(bytes.base + 54) + " is not 56");
         const byte_view table = bytes.sub(phoff, std::uint64_t{phnum} * 56, "ELF program header table");
         f.segments.reserve(phnum);
         for (std::uint64_t i = 0; i < phnum; ++i) {
@@ -94,7 +104,8 @@ inline elf_file read_elf(byte_view bytes) {
     }
 
     if (shoff != 0 || shnum != 0) {
-        if (shentsize != 64) fail("ELF section header size " + std::to_string(shentsize) + " at " + hex(bytes.base + 58) + " is not 64");
+        if (shentsize != 64)
+            fail("ELF section header size " + std::to_string(shentsize) + " at " + hex(bytes.base + 58) + " is not 64");
         if (shnum == 0) {
             // Extended numbering keeps the real count in section 0's sh_size (more than 65279 sections).
             if (bytes.sub(shoff, 64, "ELF section header 0").u64(32, "sh_size") != 0)
@@ -107,19 +118,26 @@ inline elf_file read_elf(byte_view bytes) {
         for (std::uint64_t i = 0; i < shnum; ++i) {
             const std::uint64_t at = i * 64;
             name_offsets.push_back(table.u32(at, "sh_name"));
-            f.sections.push_back(elf_section{{}, table.u32(at + 4, "sh_type"), table.u64(at + 24, "sh_offset"),
-                                             table.u64(at + 32, "sh_size"), table.u64(at + 48, "sh_addralign"),
+            f.sections.push_back(elf_section{{},
+                                             table.u32(at + 4, "sh_type"),
+                                             table.u64(at + 24, "sh_offset"),
+                                             table.u64(at + 32, "sh_size"),
+                                             table.u64(at + 48, "sh_addralign"),
                                              table.u32(at + 40, "sh_link")});
         }
-        if (shstrndx == 0xffff) fail("ELF file at " + hex(bytes.base) + " uses an extended section name table index, which is not supported");
+        if (shstrndx == 0xffff)
+            fail("ELF file at " + hex(bytes.base) + " uses an extended section name table index, which is not supported");
         if (shstrndx != 0 && shnum != 0) {
             if (shstrndx >= shnum)
                 fail("ELF section name table index " + std::to_string(shstrndx) + " at " + hex(bytes.base + 62) +
                      " is not below the section count " + std::to_string(shnum));
             const elf_section& names = f.sections[shstrndx];
-            if (names.type == elf_section_nobits) fail("ELF section name table at " + hex(bytes.base + shoff + std::uint64_t{shstrndx} * 64) + " has no file contents");
+            if (names.type == elf_section_nobits)
+                fail("ELF section name table at " + hex(bytes.base + shoff + std::uint64_t{shstrndx} * 64) +
+                     " has no file contents");
             const byte_view strtab = f.contents(names, "ELF section name table");
-            for (std::size_t i = 0; i < f.sections.size(); ++i) f.sections[i].name = elf_section_name(strtab, name_offsets[i]);
+            for (std::size_t i = 0; i < f.sections.size(); ++i)
+                f.sections[i].name = elf_section_name(strtab, name_offsets[i]);
         }
     }
     return f;

@@ -21,7 +21,6 @@
 
 namespace wavefit::detail::explain_impl {
 
-
 struct cause_fix {
     std::string_view cause;
     std::string_view fix;

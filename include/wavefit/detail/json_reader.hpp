@@ -36,10 +36,10 @@ namespace wavefit::detail {
 // What a document may use. Every cap is checked as the bytes arrive, so a hostile document is refused
 // after reading at most the cap, never after allocating what it asks for.
 struct json_limits {
-    std::size_t max_depth = 64;                // nested arrays and objects
-    std::size_t max_string_bytes = 1u << 20;   // one string or key, after unescaping
-    std::size_t max_number_chars = 512;        // one number as written
-    std::uint64_t max_tokens = 1ull << 32;     // per document (a document of a JSON Lines file, say)
+    std::size_t max_depth = 64;               // nested arrays and objects
+    std::size_t max_string_bytes = 1u << 20;  // one string or key, after unescaping
+    std::size_t max_number_chars = 512;       // one number as written
+    std::uint64_t max_tokens = 1ull << 32;    // per document (a document of a JSON Lines file, say)
     // Several top-level values separated by whitespace (JSON Lines, JSON text sequences) instead of one.
     bool multiple_documents = false;
     // Invalid UTF-8 and lone \uD800-\uDFFF escapes in strings: refused (RFC 8259 strictness), or each
@@ -56,9 +56,9 @@ enum class json_token : std::uint8_t {
     end_object,
     begin_array,
     end_array,
-    key,           // text(): the member name, unescaped
-    string,        // text(): the value, unescaped
-    number,        // number(): the value; text(): as written
+    key,     // text(): the member name, unescaped
+    string,  // text(): the value, unescaped
+    number,  // number(): the value; text(): as written
     true_value,
     false_value,
     null_value,
@@ -69,7 +69,7 @@ enum class json_token : std::uint8_t {
 // A number as written and as values. Integers are exact: "18446744073709551615", "1e3" and "-0" are
 // integers; "1.5" and "1e-3" are not; an integer beyond 64 bits sets integer_overflow.
 struct json_number {
-    bool integer = false;           // the value is a whole number (whatever its spelling)
+    bool integer = false;  // the value is a whole number (whatever its spelling)
     bool negative = false;
     bool integer_overflow = false;  // integer, but |value| > 2^64-1
     std::uint64_t magnitude = 0;    // |value| when integer and not integer_overflow
@@ -102,7 +102,8 @@ public:
 
     static constexpr std::size_t default_chunk_bytes = std::size_t{64} * 1024;
 
-    explicit json_pull_reader(byte_source source, const json_limits& limits = {}, std::size_t chunk_bytes = default_chunk_bytes)
+    explicit json_pull_reader(byte_source source, const json_limits& limits = {},
+                              std::size_t chunk_bytes = default_chunk_bytes)
         : limits_(limits), source_(std::move(source)), chunk_(chunk_bytes == 0 ? 1 : chunk_bytes) {}
 
     // Reads `text` in place (no copy). The text must outlive the reader.
@@ -147,13 +148,13 @@ public:
 
 private:
     enum class expect : std::uint8_t {
-        value,                // a value is required: document start, after ':', after ',' in an array
-        value_or_end_array,   // right after '['
-        key_or_end_object,    // right after '{'
-        key,                  // after ',' in an object
-        colon,                // after a key
-        comma_or_end,         // after a value inside a container
-        document_end,         // after a top-level value
+        value,               // a value is required: document start, after ':', after ',' in an array
+        value_or_end_array,  // right after '['
+        key_or_end_object,   // right after '{'
+        key,                 // after ',' in an object
+        colon,               // after a key
+        comma_or_end,        // after a value inside a container
+        document_end,        // after a top-level value
     };
     static constexpr int end_of_bytes = -1;
 
@@ -287,28 +288,28 @@ private:
         return false;
     }
     int read_hex4(std::uint32_t& value);  // 1 ok, 0 error (already reported)
-    bool read_escape(std::uint64_t at);  // just after the backslash at `at`
+    bool read_escape(std::uint64_t at);   // just after the backslash at `at`
     bool read_utf8_sequence();
 
     json_limits limits_;
     byte_source source_;
     std::size_t chunk_ = default_chunk_bytes;
-    std::string owned_;                // the current chunk when reading from a source
-    const char* data_ = nullptr;       // the bytes being read: owned_ or the caller's text
+    std::string owned_;           // the current chunk when reading from a source
+    const char* data_ = nullptr;  // the bytes being read: owned_ or the caller's text
     std::size_t size_ = 0;
     std::size_t pos_ = 0;
-    std::uint64_t consumed_ = 0;       // bytes before data_[0]
+    std::uint64_t consumed_ = 0;  // bytes before data_[0]
     bool exhausted_ = false;
     bool started_ = false;
 
-    std::vector<char> stack_;          // '{' or '[' per open container
+    std::vector<char> stack_;  // '{' or '[' per open container
     expect state_ = expect::value;
     json_token token_ = json_token::end_of_input;
     std::uint64_t token_offset_ = 0;
     std::uint64_t tokens_ = 0;
     std::uint64_t documents_ = 0;
-    std::string string_;               // the current string or key, unescaped
-    std::string number_text_;          // the current number as written
+    std::string string_;       // the current string or key, unescaped
+    std::string number_text_;  // the current number as written
     std::string_view text_;
     json_number number_;
     std::string error_;
@@ -344,7 +345,8 @@ inline json_token json_pull_reader::next() {
                         token_ = json_token::end_of_input;
                         return token_;
                     }
-                    return fail(stack_.empty() ? "empty document, expected a value" : "unexpected end of input, expected a value");
+                    return fail(stack_.empty() ? "empty document, expected a value"
+                                               : "unexpected end of input, expected a value");
                 }
                 return value_token(c);
             case expect::value_or_end_array:
@@ -372,8 +374,8 @@ inline json_token json_pull_reader::next() {
                 const char close = open == '{' ? '}' : ']';
                 if (c == close) return close_container(close);
                 if (c != ',')
-                    return fail(std::string("expected ',' or '") + close + "' after " + (open == '{' ? "a member" : "an element") +
-                                ", got " + describe_byte(c));
+                    return fail(std::string("expected ',' or '") + close + "' after " +
+                                (open == '{' ? "a member" : "an element") + ", got " + describe_byte(c));
                 ++pos_;
                 state_ = open == '{' ? expect::key : expect::value;
                 continue;
@@ -502,8 +504,10 @@ inline json_token json_pull_reader::read_number() {
                 v = v * 10 + digit;
             }
             for (std::int64_t i = 0; i < scale && !n.integer_overflow; ++i) {
-                if (v > max / 10) n.integer_overflow = true;
-                else v *= 10;
+                if (v > max / 10)
+                    n.integer_overflow = true;
+                else
+                    v *= 10;
             }
             if (!n.integer_overflow) n.magnitude = v;
         }
@@ -532,7 +536,8 @@ inline json_token json_pull_reader::read_number() {
         long double mantissa = 0;
         for (std::size_t i = 0; i < digits.size() && i < 19; ++i) mantissa = mantissa * 10 + (digits[i] - '0');
         const std::int64_t used = static_cast<std::int64_t>(digits.size() < 19 ? digits.size() : 19);
-        n.value = static_cast<double>(mantissa * std::pow(10.0L, static_cast<long double>(scale + static_cast<std::int64_t>(digits.size()) - used)));
+        n.value = static_cast<double>(
+            mantissa * std::pow(10.0L, static_cast<long double>(scale + static_cast<std::int64_t>(digits.size()) - used)));
     }
     if (negative) n.value = -n.value;
 #endif
@@ -546,9 +551,12 @@ inline int json_pull_reader::read_hex4(std::uint32_t& value) {
     for (int i = 0; i < 4; ++i) {
         const int c = peek();
         int digit = -1;
-        if (c >= '0' && c <= '9') digit = c - '0';
-        else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+        if (c >= '0' && c <= '9')
+            digit = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            digit = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            digit = c - 'A' + 10;
         if (digit < 0) {
             fail("expected 4 hex digits after \\u, got " + describe_byte(c));
             return 0;
@@ -809,8 +817,9 @@ public:
                 if (limits.reject_duplicate_keys && v.type_ == json_type::object) {
                     const std::string duplicate = duplicate_key(v);
                     if (!duplicate.empty())
-                        return failed(result, "byte " + std::to_string(reader.offset()) + ": the object that ends here has the key \"" +
-                                                  printable_key(duplicate) + "\" twice");
+                        return failed(result, "byte " + std::to_string(reader.offset()) +
+                                                  ": the object that ends here has the key \"" + printable_key(duplicate) +
+                                                  "\" twice");
                 }
             } else if (t == json_token::string) {
                 v.type_ = json_type::string;

@@ -12,7 +12,8 @@
 
 #if WAVEFIT_LANGUAGE_LEVEL < 201703L
 #define WAVEFIT_HAS_CXX17 0
-#error "wavefit needs C++17 or later. Compile with -std=c++17 (hipcc and nvcc too); in CMake link wavefit::wavefit (it requires cxx_std_17) or set CMAKE_CXX_STANDARD 17, CMAKE_CUDA_STANDARD 17 or CMAKE_HIP_STANDARD 17."
+#error \
+    "wavefit needs C++17 or later. Compile with -std=c++17 (hipcc and nvcc too); in CMake link wavefit::wavefit (it requires cxx_std_17) or set CMAKE_CXX_STANDARD 17, CMAKE_CUDA_STANDARD 17 or CMAKE_HIP_STANDARD 17."
 #else
 #define WAVEFIT_HAS_CXX17 1
 #endif

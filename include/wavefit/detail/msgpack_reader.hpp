@@ -34,11 +34,16 @@ public:
         const std::uint64_t at = pos_;
         const std::uint8_t tag = next_byte(what);
         std::uint64_t length = 0;
-        if (tag >= 0xa0 && tag <= 0xbf) length = tag & 0x1fu;
-        else if (tag == 0xd9) length = take(1, what);
-        else if (tag == 0xda) length = take(2, what);
-        else if (tag == 0xdb) length = take(4, what);
-        else wrong_type(at, tag, what, "a string");
+        if (tag >= 0xa0 && tag <= 0xbf)
+            length = tag & 0x1fu;
+        else if (tag == 0xd9)
+            length = take(1, what);
+        else if (tag == 0xda)
+            length = take(2, what);
+        else if (tag == 0xdb)
+            length = take(4, what);
+        else
+            wrong_type(at, tag, what, "a string");
         const std::string_view s = bytes_.chars(pos_, length, what);
         pos_ += length;
         return s;
@@ -78,7 +83,7 @@ public:
             fail("msgpack nesting deeper than " + std::to_string(max_depth) + " levels at " + hex(file_offset()));
         const std::uint64_t at = pos_;
         const std::uint8_t tag = next_byte("msgpack value");
-        std::uint64_t payload = 0;  // bytes after the header
+        std::uint64_t payload = 0;   // bytes after the header
         std::uint64_t children = 0;  // values after the header
         if (tag <= 0x7f || tag >= 0xe0 || tag == 0xc0 || tag == 0xc2 || tag == 0xc3) {
             payload = 0;  // fixint, nil, booleans
@@ -90,19 +95,26 @@ public:
             payload = tag & 0x1fu;
         } else {
             switch (tag) {
-                case 0xc4: case 0xd9: payload = take(1, "msgpack length"); break;        // bin8, str8
-                case 0xc5: case 0xda: payload = take(2, "msgpack length"); break;        // bin16, str16
-                case 0xc6: case 0xdb: payload = take(4, "msgpack length"); break;        // bin32, str32
-                case 0xc7: payload = take(1, "msgpack length") + 1; break;               // ext8 (+ type byte)
-                case 0xc8: payload = take(2, "msgpack length") + 1; break;               // ext16
-                case 0xc9: payload = take(4, "msgpack length") + 1; break;               // ext32
-                case 0xca: payload = 4; break;                                           // float32
-                case 0xcb: payload = 8; break;                                           // float64
-                case 0xcc: case 0xd0: payload = 1; break;
-                case 0xcd: case 0xd1: payload = 2; break;
-                case 0xce: case 0xd2: payload = 4; break;
-                case 0xcf: case 0xd3: payload = 8; break;
-                case 0xd4: payload = 2; break;                                           // fixext1
+                case 0xc4:
+                case 0xd9: payload = take(1, "msgpack length"); break;  // bin8, str8
+                case 0xc5:
+                case 0xda: payload = take(2, "msgpack length"); break;  // bin16, str16
+                case 0xc6:
+                case 0xdb: payload = take(4, "msgpack length"); break;      // bin32, str32
+                case 0xc7: payload = take(1, "msgpack length") + 1; break;  // ext8 (+ type byte)
+                case 0xc8: payload = take(2, "msgpack length") + 1; break;  // ext16
+                case 0xc9: payload = take(4, "msgpack length") + 1; break;  // ext32
+                case 0xca: payload = 4; break;                              // float32
+                case 0xcb: payload = 8; break;                              // float64
+                case 0xcc:
+                case 0xd0: payload = 1; break;
+                case 0xcd:
+                case 0xd1: payload = 2; break;
+                case 0xce:
+                case 0xd2: payload = 4; break;
+                case 0xcf:
+                case 0xd3: payload = 8; break;
+                case 0xd4: payload = 2; break;  // fixext1
                 case 0xd5: payload = 3; break;
                 case 0xd6: payload = 5; break;
                 case 0xd7: payload = 9; break;
@@ -160,17 +172,21 @@ private:
         const std::uint64_t at = pos_;
         const std::uint8_t tag = next_byte(what);
         std::uint64_t count = 0;
-        if (map ? (tag >= 0x80 && tag <= 0x8f) : (tag >= 0x90 && tag <= 0x9f)) count = tag & 0x0fu;  // fixmap / fixarray
-        else if (tag == (map ? 0xde : 0xdc)) count = take(2, what);
-        else if (tag == (map ? 0xdf : 0xdd)) count = take(4, what);
-        else wrong_type(at, tag, what, map ? "a map" : "an array");
+        if (map ? (tag >= 0x80 && tag <= 0x8f) : (tag >= 0x90 && tag <= 0x9f))
+            count = tag & 0x0fu;  // fixmap / fixarray
+        else if (tag == (map ? 0xde : 0xdc))
+            count = take(2, what);
+        else if (tag == (map ? 0xdf : 0xdd))
+            count = take(4, what);
+        else
+            wrong_type(at, tag, what, map ? "a map" : "an array");
         check_count(map ? count * 2 : count, at, what);
         return count;
     }
 
     [[noreturn]] void wrong_type(std::uint64_t at, std::uint8_t tag, const char* what, const char* expected) const {
-        fail(std::string(what) + " at " + hex(bytes_.base + at) + " is not " + expected + " (msgpack type byte " +
-             hex(tag) + ")");
+        fail(std::string(what) + " at " + hex(bytes_.base + at) + " is not " + expected + " (msgpack type byte " + hex(tag) +
+             ")");
     }
 };
 

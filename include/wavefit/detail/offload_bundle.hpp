@@ -65,8 +65,8 @@ inline offload_bundle read_offload_bundle(byte_view bytes) {
         // the work linear even when a crafted bundle points many entries at the same bytes.
         total += size;
         if (total > bytes.size)
-            fail("offload bundle at " + hex(bytes.base) + ": entries up to " + std::to_string(i) + " ('" +
-                 printable(e.id) + "') add up to more than the " + std::to_string(bytes.size) + " bytes available");
+            fail("offload bundle at " + hex(bytes.base) + ": entries up to " + std::to_string(i) + " ('" + printable(e.id) +
+                 "') add up to more than the " + std::to_string(bytes.size) + " bytes available");
         e.contents = bytes.sub(offset, size, "offload bundle entry");
         if (offset + size > b.extent) b.extent = offset + size;
         b.entries.push_back(e);

@@ -28,9 +28,7 @@ public:
     constexpr bool empty() const noexcept { return size_ == 0; }
     constexpr operator std::string_view() const noexcept { return view(); }
 
-    friend constexpr bool operator==(const short_name& a, const short_name& b) noexcept {
-        return a.view() == b.view();
-    }
+    friend constexpr bool operator==(const short_name& a, const short_name& b) noexcept { return a.view() == b.view(); }
 
 private:
     char data_[capacity + 1]{};

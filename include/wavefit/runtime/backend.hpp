@@ -139,7 +139,9 @@ inline error_type read_attribute(int& value, device_attribute a, int device) noe
         case device_attribute::max_threads_per_multiprocessor: attr = hipDeviceAttributeMaxThreadsPerMultiProcessor; break;
         case device_attribute::max_blocks_per_multiprocessor: attr = hipDeviceAttributeMaxBlocksPerMultiProcessor; break;
         case device_attribute::max_registers_per_block: attr = hipDeviceAttributeMaxRegistersPerBlock; break;
-        case device_attribute::max_registers_per_multiprocessor: attr = hipDeviceAttributeMaxRegistersPerMultiprocessor; break;
+        case device_attribute::max_registers_per_multiprocessor:
+            attr = hipDeviceAttributeMaxRegistersPerMultiprocessor;
+            break;
     }
     value = 0;
     const error_type e = hipDeviceGetAttribute(&value, attr, device);
@@ -164,7 +166,9 @@ inline error_type read_attribute(int& value, device_attribute a, int device) noe
         case device_attribute::multiprocessor_count: attr = cudaDevAttrMultiProcessorCount; break;
         case device_attribute::max_shared_memory_per_block: attr = cudaDevAttrMaxSharedMemoryPerBlock; break;
         case device_attribute::max_shared_memory_per_block_optin: attr = cudaDevAttrMaxSharedMemoryPerBlockOptin; break;
-        case device_attribute::max_shared_memory_per_multiprocessor: attr = cudaDevAttrMaxSharedMemoryPerMultiprocessor; break;
+        case device_attribute::max_shared_memory_per_multiprocessor:
+            attr = cudaDevAttrMaxSharedMemoryPerMultiprocessor;
+            break;
         case device_attribute::reserved_shared_memory_per_block: attr = cudaDevAttrReservedSharedMemoryPerBlock; break;
         case device_attribute::max_threads_per_multiprocessor: attr = cudaDevAttrMaxThreadsPerMultiProcessor; break;
         case device_attribute::max_blocks_per_multiprocessor: attr = cudaDevAttrMaxBlocksPerMultiprocessor; break;
@@ -204,7 +208,8 @@ inline error_type read_names(std::string& name, std::string& arch, int device) {
 // local/scratch bytes). Neither runtime reports SGPRs: scalar_registers stays 0 (not limiting).
 // `max_dynamic_shared` receives the kernel's current dynamic shared memory limit (raised earlier by
 // the program itself, or the default).
-inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& max_dynamic_shared, const void* kernel) noexcept {
+inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& max_dynamic_shared,
+                                        const void* kernel) noexcept {
 #if WAVEFIT_PLATFORM_HIP
     hipFuncAttributes attr{};
     const error_type e = hipFuncGetAttributes(&attr, kernel);
@@ -218,7 +223,8 @@ inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& ma
     out.static_shared = attr.sharedSizeBytes;
     out.max_threads_per_block = attr.maxThreadsPerBlock < 0 ? 0u : static_cast<std::uint32_t>(attr.maxThreadsPerBlock);
     out.local_bytes_per_thread = attr.localSizeBytes;
-    max_dynamic_shared = attr.maxDynamicSharedSizeBytes < 0 ? 0u : static_cast<std::uint64_t>(attr.maxDynamicSharedSizeBytes);
+    max_dynamic_shared =
+        attr.maxDynamicSharedSizeBytes < 0 ? 0u : static_cast<std::uint64_t>(attr.maxDynamicSharedSizeBytes);
     return success;
 }
 
@@ -244,7 +250,8 @@ struct has_stream_get_device<Stream, std::void_t<decltype(hipStreamGetDevice(std
     : std::true_type {};
 #else
 template <class Stream>
-struct has_stream_get_device<Stream, std::void_t<decltype(cudaStreamGetDevice(std::declval<Stream>(), std::declval<int*>()))>>
+struct has_stream_get_device<Stream,
+                             std::void_t<decltype(cudaStreamGetDevice(std::declval<Stream>(), std::declval<int*>()))>>
     : std::true_type {};
 #endif
 

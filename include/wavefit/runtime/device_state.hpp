@@ -41,8 +41,8 @@ struct query_failure {
 inline std::string runtime_error_text(backend::error_type e) {
     const char* name = backend::error_name(e);
     const char* text = backend::error_string(e);
-    return std::string(name ? name : "unknown error") + " (" + std::to_string(static_cast<int>(e)) + "): " +
-           (text ? text : "");
+    return std::string(name ? name : "unknown error") + " (" + std::to_string(static_cast<int>(e)) +
+           "): " + (text ? text : "");
 }
 
 // Thrown inside the caches' compute functions and turned into a launch_result at the API boundary.
@@ -110,7 +110,8 @@ struct kernel_key_hash {
 // cudaErrorLaunchOutOfResources) and planning still respects it through the occupancy model. HIP
 // on AMD reports the compiled flat work-group bound, independent of registers: kept as it is.
 inline std::uint32_t declared_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
-    if (!d.is_nvidia() || k.registers == 0 || k.max_threads_per_block == 0 || k.max_threads_per_block >= d.max_threads_per_block)
+    if (!d.is_nvidia() || k.registers == 0 || k.max_threads_per_block == 0 ||
+        k.max_threads_per_block >= d.max_threads_per_block)
         return k.max_threads_per_block;
     kernel_resources registers_only{};
     registers_only.registers = k.registers;
@@ -180,29 +181,32 @@ struct launch_key {
     grid_policy grid = grid_policy::cover;
     bool spread_small_work = false;
     std::uint32_t grid_factor = 0;
-    std::uint32_t size_bucket = 0;   // tuning on: the work's size bucket; off: 0 (the plan does not depend on it)
-    std::uint32_t unit_bucket = 0;   // tuning on, per_block work: unit_bucket_of(unit_size); else 0
-    std::uint32_t generation = 0;    // tuning on: the database's generation, so a new record is seen
+    std::uint32_t size_bucket = 0;  // tuning on: the work's size bucket; off: 0 (the plan does not depend on it)
+    std::uint32_t unit_bucket = 0;  // tuning on, per_block work: unit_bucket_of(unit_size); else 0
+    std::uint32_t generation = 0;   // tuning on: the database's generation, so a new record is seen
     std::uint64_t dynamic_shared = 0;
     std::uint64_t min_efficient_block = 0;
 
     friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
         return a.device == b.device && a.kernel == b.kernel && a.planned == b.planned && a.kind == b.kind &&
                a.grid == b.grid && a.spread_small_work == b.spread_small_work && a.grid_factor == b.grid_factor &&
-               a.size_bucket == b.size_bucket && a.unit_bucket == b.unit_bucket && a.generation == b.generation && a.dynamic_shared == b.dynamic_shared &&
-               a.min_efficient_block == b.min_efficient_block;
+               a.size_bucket == b.size_bucket && a.unit_bucket == b.unit_bucket && a.generation == b.generation &&
+               a.dynamic_shared == b.dynamic_shared && a.min_efficient_block == b.min_efficient_block;
     }
 };
 struct launch_key_hash {
     std::size_t operator()(const launch_key& k) const noexcept {
         std::size_t h = std::hash<const void*>{}(k.kernel) ^ static_cast<std::size_t>(k.device);
-        const auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t>{}(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); };
+        const auto mix = [&h](std::uint64_t v) {
+            h ^= std::hash<std::uint64_t>{}(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        };
         mix(k.dynamic_shared);
         mix(k.min_efficient_block);
         mix(k.generation);
         mix(k.unit_bucket);
         mix((std::uint64_t{k.size_bucket} << 32) | (std::uint64_t{k.grid_factor} << 8) | (std::uint64_t{k.planned} << 7) |
-            (std::uint64_t{k.spread_small_work} << 6) | (static_cast<std::uint64_t>(k.grid) << 3) | static_cast<std::uint64_t>(k.kind));
+            (std::uint64_t{k.spread_small_work} << 6) | (static_cast<std::uint64_t>(k.grid) << 3) |
+            static_cast<std::uint64_t>(k.kind));
         return h;
     }
 };
@@ -265,8 +269,8 @@ inline const device_limits& device_limits_for(int device) {
         r.status = launch_status::runtime_failed;
         r.runtime_code = static_cast<int>(q.failure.code);
         r.device = "device " + std::to_string(device);
-        r.message = std::string(backend::runtime_name) + " failed " + q.failure.what + " of device " + std::to_string(device) +
-                    ": " + detail::runtime_error_text(q.failure.code);
+        r.message = std::string(backend::runtime_name) + " failed " + q.failure.what + " of device " +
+                    std::to_string(device) + ": " + detail::runtime_error_text(q.failure.code);
         throw launch_error(r);
     }
 }

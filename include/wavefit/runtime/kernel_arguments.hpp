@@ -24,7 +24,8 @@ struct argument_rules {
         if constexpr (!std::is_pointer_v<param> || std::is_same_v<arg, std::nullptr_t>) {
             return true;
         } else if constexpr (std::is_pointer_v<arg>) {
-            return std::is_same_v<std::remove_cv_t<std::remove_pointer_t<arg>>, std::remove_cv_t<std::remove_pointer_t<param>>> &&
+            return std::is_same_v<std::remove_cv_t<std::remove_pointer_t<arg>>,
+                                  std::remove_cv_t<std::remove_pointer_t<param>>> &&
                    std::is_convertible_v<arg, param>;
         } else {
             return false;

@@ -124,7 +124,8 @@ inline launch_entry make_entry(const launch_key& key, const launch_device& where
     e.address = key.kernel;
     e.limits = &cached_device_limits(key.device);
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
-    if (on_device.error() != backend::success) throw query_exception{{on_device.error(), "making the stream's device current"}};
+    if (on_device.error() != backend::success)
+        throw query_exception{{on_device.error(), "making the stream's device current"}};
     e.kernel = &cached_kernel_state(key.device, key.kernel, stream, *e.limits);
     if (w != nullptr) {
         e.recipe = planned_recipe(*e.limits, e.kernel->resources, *w);
@@ -170,8 +171,8 @@ inline void reject(launch_result& r, const findings& problems, const launch_entr
     r.status = launch_status::rejected;
     r.diagnostic = first->code;
     const diagnostic d = describe(*first, *e.limits, e.kernel->resources, cfg);
-    r.message = "wavefit rejected launching " + launch_text(e, cfg) + " [" + std::string(to_string(d.code)) + "]: " +
-                d.message + ". Fix: " + d.fix;
+    r.message = "wavefit rejected launching " + launch_text(e, cfg) + " [" + std::string(to_string(d.code)) +
+                "]: " + d.message + ". Fix: " + d.fix;
     std::size_t more = 0;
     for (const finding& f : problems)
         if (f.severity() == severity::error && &f != first) ++more;
@@ -208,9 +209,9 @@ inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const
 // error (success when it worked), or `failed` when the attribute is not the cause; `note` says what
 // was found, for the message.
 inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel, const launch_config& cfg,
-                                                     const dim3& grid, const dim3& block, void** args,
-                                                     backend::stream_type stream, backend::error_type failed,
-                                                     std::string& note) {
+                                                    const dim3& grid, const dim3& block, void** args,
+                                                    backend::stream_type stream, backend::error_type failed,
+                                                    std::string& note) {
     kernel_state& k = *e.kernel;
     kernel_resources now{};
     std::uint64_t current_limit = 0;
@@ -221,8 +222,8 @@ inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const
     }
     if (current_limit >= cfg.dynamic_shared) return failed;
     std::lock_guard<std::mutex> lock(k.opt_in_mutex);
-    note = "; the kernel's max-dynamic-shared-memory attribute read " + bytes_text(current_limit) +
-           ", below the " + bytes_text(cfg.dynamic_shared) + " wavefit had raised it to: it was changed outside wavefit";
+    note = "; the kernel's max-dynamic-shared-memory attribute read " + bytes_text(current_limit) + ", below the " +
+           bytes_text(cfg.dynamic_shared) + " wavefit had raised it to: it was changed outside wavefit";
     k.dynamic_shared_limit.store(current_limit, std::memory_order_release);
     if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(cfg.dynamic_shared));
         err != backend::success) {
@@ -231,10 +232,12 @@ inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const
         return failed;
     }
     k.dynamic_shared_limit.store(cfg.dynamic_shared, std::memory_order_release);
-    const backend::error_type retried = backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    const backend::error_type retried =
+        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
     if (retried != backend::success)
-        note += "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
-                "or above the largest dynamic shared memory you launch with, or let wavefit::launch manage it";
+        note +=
+            "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
+            "or above the largest dynamic shared memory you launch with, or let wavefit::launch manage it";
     return retried;
 }
 
@@ -256,8 +259,10 @@ inline void validated_launch(launch_result& r, const launch_entry& e, const laun
     if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
     // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
     const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
-    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y), static_cast<unsigned>(cfg.block.z));
-    backend::error_type err = backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y),
+                     static_cast<unsigned>(cfg.block.z));
+    backend::error_type err =
+        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
     std::string note;
     if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
         err = retry_after_stale_opt_in(e, kernel, cfg, grid, block, args, stream, err, note);
@@ -275,12 +280,12 @@ const void* kernel_address(Kernel* kernel) noexcept {
     return reinterpret_cast<const void*>(kernel);
 }
 
-
 }  // namespace detail
 
 // Launches `kernel` with an explicit configuration. Returns the outcome instead of throwing.
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, backend::stream_type stream, Args&&... args) noexcept {
+launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, backend::stream_type stream,
+                         Args&&... args) noexcept {
     launch_result r;
     r.config = cfg;
     try {
@@ -308,7 +313,8 @@ launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stre
         const void* address = detail::kernel_address(kernel);
         // In WAVEFIT_TUNING=tune mode, the first launch of a (kernel, size bucket) may tune in place with these arguments.
         const detail::launch_arguments here{address, packed.addresses(), stream};
-        const detail::launch_entry* e = detail::resolve(detail::key_for(where.device, address, w), where, stream, &w, r, &here);
+        const detail::launch_entry* e =
+            detail::resolve(detail::key_for(where.device, address, w), where, stream, &w, r, &here);
         if (e == nullptr) return r;
         if (e->recipe.threads == 0) {
             detail::reject_infeasible(r, *e, w);
@@ -331,13 +337,15 @@ launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stre
 // [0, elements) with wavefit::grid_stride(elements) (or its own grid-stride loop), because the
 // grid is clamped where the device cannot hold one thread per element (2^32-1 work-items on AMD).
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), std::uint64_t elements, backend::stream_type stream, Args&&... args) noexcept {
+launch_result try_launch(void (*kernel)(Params...), std::uint64_t elements, backend::stream_type stream,
+                         Args&&... args) noexcept {
     return try_launch(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
 }
 
 // Launches over a 2-D/3-D extent; a clamped axis must be strided (wavefit::grid_stride_axis).
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) noexcept {
+launch_result try_launch(void (*kernel)(Params...), const dims& extent, backend::stream_type stream,
+                         Args&&... args) noexcept {
     return try_launch(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 
@@ -359,9 +367,10 @@ tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_typ
         launch_result r;
         detail::launch_device where;
         const void* address = detail::kernel_address(kernel);
-        const detail::launch_entry* e = detail::find_launch_device(stream, where, r)
-                                            ? detail::resolve(detail::key_for(where.device, address), where, stream, nullptr, r)
-                                            : nullptr;
+        const detail::launch_entry* e =
+            detail::find_launch_device(stream, where, r)
+                ? detail::resolve(detail::key_for(where.device, address), where, stream, nullptr, r)
+                : nullptr;
         if (e == nullptr) {
             out.message = r.message;
             return out;
@@ -380,8 +389,9 @@ tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_typ
             return out;
         }
         const detail::launch_arguments a{address, packed.addresses(), stream};
-        out = detail::measure_and_choose(*e->limits, e->kernel->resources, w,
-                                         [a](const launch_config& c) { return detail::launch_candidate(a, c); }, stream, record);
+        out = detail::measure_and_choose(
+            *e->limits, e->kernel->resources, w, [a](const launch_config& c) { return detail::launch_candidate(a, c); },
+            stream, record);
         if (out.ok) detail::tuning_state::get().store(record);
     } catch (const std::bad_alloc&) {
         out.ok = false;

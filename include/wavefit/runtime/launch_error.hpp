@@ -36,9 +36,9 @@ constexpr const char* to_string(launch_status s) noexcept {
 
 struct launch_result {
     launch_status status = launch_status::not_attempted;
-    int runtime_code = 0;                        // hipError_t / cudaError_t value; 0 unless runtime_failed
+    int runtime_code = 0;                       // hipError_t / cudaError_t value; 0 unless runtime_failed
     std::optional<diagnostic_code> diagnostic;  // set when rejected
-    launch_config config{dims{0}, dims{0}};      // what was (or would have been) launched
+    launch_config config{dims{0}, dims{0}};     // what was (or would have been) launched
     // Set on failure only (nothing is allocated on success): the failing call's own names, so that
     // reporting the failure needs no further runtime query.
     std::string message;  // the limit, the value, the device and the fix
@@ -54,7 +54,8 @@ struct launch_result {
 class launch_error : public std::runtime_error {
 public:
     explicit launch_error(const launch_result& result)
-        : std::runtime_error(result.message.empty() ? std::string("wavefit: launch ") + to_string(result.status) : result.message),
+        : std::runtime_error(result.message.empty() ? std::string("wavefit: launch ") + to_string(result.status)
+                                                    : result.message),
           status_(result.status),
           runtime_code_(result.runtime_code),
           diagnostic_(result.diagnostic),

@@ -35,17 +35,17 @@ namespace wavefit {
 
 // What wavefit::tune measured and chose.
 struct tuning_result {
-    bool ok = false;                       // the measurement ran (else `message` says why)
-    bool tuned = false;                    // a candidate beat the plan by more than the noise
+    bool ok = false;                         // the measurement ran (else `message` says why)
+    bool tuned = false;                      // a candidate beat the plan by more than the noise
     launch_config chosen{dims{0}, dims{0}};  // for the tuned work: the plan's configuration unless `tuned`
     launch_config plan{dims{0}, dims{0}};
-    double chosen_ns = 0;                  // median device time per launch
+    double chosen_ns = 0;  // median device time per launch
     double plan_ns = 0;
-    double spread = 0;                     // the larger relative spread of the two
+    double spread = 0;  // the larger relative spread of the two
     std::uint32_t candidates = 0;
     std::uint32_t failed = 0;
     double tuning_ms = 0;
-    std::string message;                   // why tuning failed, empty when ok
+    std::string message;  // why tuning failed, empty when ok
 };
 
 namespace detail {
@@ -276,8 +276,8 @@ public:
 
     // Device time in nanoseconds of one launch of `cfg`, for each of `runs` batches of `batch`
     // launches (empty, and `failed` set, if the runtime refused one).
-    std::vector<double> time(const candidate_launch& launch, const launch_config& cfg, std::size_t runs, backend::error_type& failed,
-                             std::size_t batch = 1) {
+    std::vector<double> time(const candidate_launch& launch, const launch_config& cfg, std::size_t runs,
+                             backend::error_type& failed, std::size_t batch = 1) {
         std::vector<double> ns;
         failed = backend::success;
         if (!reserve(2 * runs)) {
@@ -354,8 +354,7 @@ inline constexpr double tuning_sample_ns = 50e3;
 // only if it beats the plan's median by more than half the larger relative spread (at least 0.2%),
 // so a tie keeps the plan. A candidate the runtime refuses is recorded as failed, never chosen.
 inline tuning_result measure_and_choose(const device_limits& d, const kernel_resources& k, const work& w,
-                                        const candidate_launch& launch, backend::stream_type stream,
-                                        tuning_record& record) {
+                                        const candidate_launch& launch, backend::stream_type stream, tuning_record& record) {
     tuning_result result;
     const auto started = std::chrono::steady_clock::now();
     const std::vector<launch_recipe> recipes = tuning_candidates(d, k, w);
@@ -412,12 +411,14 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
     std::vector<std::size_t> order;
     for (std::size_t i = 1; i < n; ++i)
         if (!all[i].failed && !all[i].screen_ns.empty()) order.push_back(i);
-    std::sort(order.begin(), order.end(),
-              [&all](std::size_t a, std::size_t b) { return summarize(all[a].screen_ns).median < summarize(all[b].screen_ns).median; });
+    std::sort(order.begin(), order.end(), [&all](std::size_t a, std::size_t b) {
+        return summarize(all[a].screen_ns).median < summarize(all[b].screen_ns).median;
+    });
     if (order.size() > 6) order.resize(6);
     order.insert(order.begin(), 0);
     double round_ns = 0;
-    for (const std::size_t i : order) round_ns += std::max(1000.0, summarize(all[i].screen_ns).median) * static_cast<double>(batch);
+    for (const std::size_t i : order)
+        round_ns += std::max(1000.0, summarize(all[i].screen_ns).median) * static_cast<double>(batch);
     const std::size_t rounds = static_cast<std::size_t>(std::clamp(0.5 * tuning_budget_ns / round_ns, 5.0, 100.0));
     for (std::size_t round = 0; round < rounds; ++round)
         for (const std::size_t i : order) {
@@ -483,7 +484,8 @@ inline std::string choice_text(const tuned_choice& c) {
 }
 
 inline std::string work_text(const work& w) {
-    return std::string(to_string(w.kind)) + " " + (w.kind == work_kind::extent ? dims_text(w.extent) : std::to_string(w.size()));
+    return std::string(to_string(w.kind)) + " " +
+           (w.kind == work_kind::extent ? dims_text(w.extent) : std::to_string(w.size()));
 }
 
 // The recipe a planned launch's cache entry gets while tuning is on: a record that fits (exact, else
@@ -503,7 +505,9 @@ inline launch_recipe tuned_or_planned(const launch_entry& e, const work& w, cons
     if (state.find(key, record, exact)) {
         const std::string problem = record_problem(*e.limits, e.kernel->resources, w, record.chosen);
         if (problem.empty()) {
-            state.say(what + ": " + (exact ? "the tuned record" : "the nearest tuned record (bucket 2^" + std::to_string(record.key.bucket) + ")") +
+            state.say(what + ": " +
+                      (exact ? "the tuned record"
+                             : "the nearest tuned record (bucket 2^" + std::to_string(record.key.bucket) + ")") +
                       ", " + choice_text(record.chosen) + ", " + std::to_string(record.speedup()) + "x the plan");
             return recipe_from_choice(*e.limits, e.kernel->resources, w, record.chosen);
         }
@@ -517,20 +521,21 @@ inline launch_recipe tuned_or_planned(const launch_entry& e, const work& w, cons
     if (const backend::error_type opt_in = raise_dynamic_shared(*e.kernel, e.address, w.options.dynamic_shared);
         opt_in != backend::success) {
         (void)backend::take_last_error();
-        state.warn(what + ": tuning failed (raising the dynamic shared memory limit: " + runtime_error_text(opt_in) + "); the plan");
+        state.warn(what + ": tuning failed (raising the dynamic shared memory limit: " + runtime_error_text(opt_in) +
+                   "); the plan");
         return planned;
     }
     record.key = key;
     const launch_arguments a = *here;
-    const tuning_result r =
-        measure_and_choose(*e.limits, e.kernel->resources, w, [a](const launch_config& c) { return launch_candidate(a, c); }, stream, record);
+    const tuning_result r = measure_and_choose(
+        *e.limits, e.kernel->resources, w, [a](const launch_config& c) { return launch_candidate(a, c); }, stream, record);
     if (!r.ok) {
         state.warn(what + ": tuning failed (" + r.message + "); the plan");
         return planned;
     }
     state.store(record);
-    state.say(what + ": tuned in place in " + std::to_string(static_cast<long>(r.tuning_ms)) + " ms: " +
-              choice_text(record.chosen) + ", " + std::to_string(record.speedup()) + "x the plan");
+    state.say(what + ": tuned in place in " + std::to_string(static_cast<long>(r.tuning_ms)) +
+              " ms: " + choice_text(record.chosen) + ", " + std::to_string(record.speedup()) + "x the plan");
     return recipe_from_choice(*e.limits, e.kernel->resources, w, record.chosen);
 }
 
