@@ -160,13 +160,17 @@ def load(path):
 def write_aggregates(source, target):
     """Writes `source` (a Google Benchmark JSON file) to `target` (gzip-compressed when it ends in
     .gz) with only what the report and the regression checker need of a run kept for the record: the
-    context, every benchmark's mean, median and stddev, and every error. The repetitions are dropped:
-    compare.py then takes each benchmark's noise from stddev / mean."""
+    context, every benchmark's mean, median and stddev, every error, and the one entry of a benchmark
+    run only once. The repetitions are dropped: compare.py then takes each benchmark's noise from
+    stddev / mean."""
     opener = gzip.open if str(source).endswith(".gz") else open
     with opener(source, "rt", encoding="utf-8") as f:
         data = json.load(f)
-    kept = [e for e in data.get("benchmarks", []) if isinstance(e, dict) and
-            (e.get("error_occurred") or (e.get("run_type") == "aggregate" and e.get("aggregate_name") in ("mean", "median", "stddev")))]
+    entries = [e for e in data.get("benchmarks", []) if isinstance(e, dict)]
+    # A benchmark run once (one repetition) has no aggregates: its one entry is kept as it is.
+    aggregated = {e.get("run_name") for e in entries if e.get("run_type") == "aggregate"}
+    kept = [e for e in entries if e.get("error_occurred") or e.get("run_name") not in aggregated or
+            (e.get("run_type") == "aggregate" and e.get("aggregate_name") in ("mean", "median", "stddev"))]
     out = {"context": data.get("context", {}), "benchmarks": kept}
     text = json.dumps(out, separators=(",", ":"))
     if str(target).endswith(".gz"):

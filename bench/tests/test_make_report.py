@@ -259,6 +259,19 @@ class KeptResults(ReportCase):
         self.assertGreater(len(verdicts[full]), 30)
         self.assertEqual(verdicts[full], verdicts[small])
 
+    def test_benchmarks_run_once_are_kept_whole(self):
+        # The first-launch benchmarks run one repetition: no aggregates, so their one entry stays.
+        full = self.write("launch.json", launch_run())
+        small = os.path.join(self.dir.name, "launch.json.gz")
+        gbench_json.write_aggregates(full, small)
+        verdicts = {}
+        for path in (full, small):
+            out = io.StringIO()
+            self.assertEqual(make_report.main(["--summary", "--launch", path], out=out), 0)
+            verdicts[path] = [line for line in out.getvalue().splitlines() if line.endswith(("PASS", "FAIL"))]
+        self.assertTrue(any(line.startswith("first wavefit launch of the process") for line in verdicts[small]), verdicts[small])
+        self.assertEqual(verdicts[full], verdicts[small])
+
     def test_the_kept_file_is_the_same_bytes_for_the_same_run(self):
         full = self.write("zoo.json", zoo_run())
         a, b = (os.path.join(self.dir.name, name) for name in ("a.json.gz", "b.json.gz"))
