@@ -75,19 +75,26 @@ constexpr std::size_t index_by_name(std::string_view s) noexcept {
     return npos;
 }
 
+// Where the next identifier of `text` at or after `from` starts and ends; first == text.size() when
+// there is none.
+struct identifier_span {
+    std::size_t first = 0;
+    std::size_t end = 0;
+};
+
+constexpr identifier_span next_identifier(std::string_view text, std::size_t from) noexcept {
+    std::size_t first = from;
+    while (first < text.size() && !is_identifier_char(text[first])) ++first;
+    std::size_t end = first;
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
+    return {first, end};
+}
+
 // The first identifier in `text` that names an entry.
 constexpr std::size_t index_by_token(std::string_view text) noexcept {
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (!is_identifier_char(text[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < text.size() && is_identifier_char(text[end])) ++end;
-        const std::size_t found = index_by_name(text.substr(i, end - i));
+    for (identifier_span w = next_identifier(text, 0); w.first < text.size(); w = next_identifier(text, w.end)) {
+        const std::size_t found = index_by_name(text.substr(w.first, w.end - w.first));
         if (found != npos) return found;
-        i = end;
     }
     return npos;
 }
@@ -138,16 +145,9 @@ constexpr std::size_t index_by_phrase(std::string_view text, const phrase (&phra
 // A HIP number after a word such as error/code/status: 'HIP error 209', 'error code 9', 'code=0x1'.
 constexpr std::size_t index_by_keyword_number(std::string_view text) noexcept {
     constexpr std::string_view keywords[] = {"error", "err", "code", "status", "returned", "errno"};
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (!is_identifier_char(text[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < text.size() && is_identifier_char(text[end])) ++end;
-        const std::string_view word = text.substr(i, end - i);
-        i = end;
+    for (identifier_span w = next_identifier(text, 0); w.first < text.size(); w = next_identifier(text, w.end)) {
+        const std::string_view word = text.substr(w.first, w.end - w.first);
+        const std::size_t end = w.end;
         bool keyword = false;
         for (std::string_view k : keywords) keyword = keyword || iequals(word, k);
         if (!keyword) continue;

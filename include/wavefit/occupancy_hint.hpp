@@ -43,6 +43,26 @@ inline std::string hint_text(const device_limits& d, std::string_view what, std:
            num(per_simd ? now.active_waves_per_cu / d.simds_per_cu : now.active_waves_per_cu);
 }
 
+// Scans one register count of the kernel (`field`: registers or SGPRs) down from `top` to 1, and fills
+// the hint with the largest count that gives more resident waves than h.now (the allocation granule
+// makes a range of counts equal, so the largest is the least to give up). Leaves h as it is if none does.
+inline void scan_down_for_a_wave(const device_limits& d, const kernel_resources& k, std::uint32_t kernel_resources::*field,
+                                 std::uint64_t top, std::uint64_t block_threads, std::uint64_t dynamic_shared,
+                                 std::string_view what, occupancy_hint& h) {
+    kernel_resources probe = k;
+    for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
+        probe.*field = r;
+        const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
+        if (o.active_waves_per_cu > h.now.active_waves_per_cu) {
+            h.from = k.*field;
+            h.to = r;
+            h.better = o;
+            h.text = hint_text(d, what, h.from, h.to, h.now, o);
+            return;
+        }
+    }
+}
+
 }  // namespace detail
 
 // The smallest change to the limiting resource that raises residency at this block size, or no
@@ -59,42 +79,20 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     const auto improves = [&](const occupancy_report& o) { return o.active_waves_per_cu > h.now.active_waves_per_cu; };
 
     if (h.now.limited_by == limiter::registers && k.registers > 1) {
-        kernel_resources probe = k;
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
         // (2^32-1 from a trace) costs at most max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
         top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers),
                               k.registers - 1u);
-        for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
-            probe.registers = r;
-            const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
-            if (improves(o)) {
-                // The largest count with this residency: the allocation granule makes a range equal.
-                h.from = k.registers;
-                h.to = r;
-                h.better = o;
-                h.text = detail::hint_text(d, "registers", h.from, h.to, h.now, o);
-                return h;
-            }
-        }
+        detail::scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
         return h;
     }
     if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
-        kernel_resources probe = k;
         const std::uint64_t top =
             detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
                             k.scalar_registers - 1u);
-        for (auto s = static_cast<std::uint32_t>(top); s >= 1; --s) {
-            probe.scalar_registers = s;
-            const occupancy_report o = occupancy(d, probe, block_threads, dynamic_shared);
-            if (improves(o)) {
-                h.from = k.scalar_registers;
-                h.to = s;
-                h.better = o;
-                h.text = detail::hint_text(d, "SGPRs", h.from, h.to, h.now, o);
-                return h;
-            }
-        }
+        detail::scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs",
+                                     h);
         return h;
     }
     if (h.now.limited_by == limiter::shared_memory) {

@@ -3,8 +3,9 @@
 // checks arguments against it and --help is rendered from it, so the two cannot drift apart.
 #pragma once
 
-#include <string_view>  // static texts
-#include <vector>       // flag lists
+#include <string_view>       // static texts
+#include <initializer_list>  // launch_flags
+#include <vector>            // flag lists
 
 namespace wavefit::cli {
 
@@ -60,6 +61,17 @@ inline const char number_syntax_help[] =
     "Numbers: decimal (007 = 7), 0x hex, suffixes k/K, M, G (powers of 1000) and Ki, Mi, Gi (powers of 1024),\n"
     "or 2^N with N from 0 to 63; e.g. --elements 2^33, --static-shared 48Ki, --grid 0x10000,4.\n";
 
+// The flags of a subcommand about one launch of one kernel (check, plan, occupancy): the device, what
+// is specific to the subcommand, the kernel's resources (or --kernel FILE:NAME), --json.
+inline std::vector<flag_spec> launch_flags(std::initializer_list<flag_spec> specific) {
+    std::vector<flag_spec> all{flags::preset, flags::device};
+    all.insert(all.end(), specific.begin(), specific.end());
+    for (const flag_spec& f : {flags::regs, flags::sgprs, flags::static_shared, flags::dynamic_shared,
+                               flags::kernel_max_threads, flags::kernel_file, flags::json})
+        all.push_back(f);
+    return all;
+}
+
 inline const std::vector<subcommand_spec>& subcommand_specs() {
     static const std::vector<subcommand_spec> specs{
         {subcommand::presets,
@@ -75,57 +87,27 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "show every launch-relevant limit of a device, explained",
          "Prints every field of the device's limits with what it means. Without a selector, every visible GPU.\n",
          {flags::preset, flags::device, flags::json}},
-        {subcommand::check,
-         "check",
+        {subcommand::check, "check",
          "(--preset NAME | --device N | --kernel FILE:NAME) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
          "validate an explicit launch configuration",
          "Validates grid and block (in blocks and threads) against the device and the kernel's resources.\n"
          "Exit status 0 when the launch is valid (warnings allowed), 1 when some diagnostic is an error.\n",
-         {flags::preset,
-          flags::device,
-          {"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
-          {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"},
-          flags::regs,
-          flags::sgprs,
-          flags::static_shared,
-          flags::dynamic_shared,
-          flags::kernel_max_threads,
-          flags::kernel_file,
-          flags::json}},
-        {subcommand::plan,
-         "plan",
+         launch_flags({{"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
+                       {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"}})},
+        {subcommand::plan, "plan",
          "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
          "choose block and grid for an amount of work",
          "Chooses the block from the device and the kernel's resources and the grid from the work, clamped to\n"
          "what the device accepts; says when the kernel must grid-stride and why the block has its size.\n"
          "Exit status 1 when no block of this kernel can run on the device.\n",
-         {flags::preset,
-          flags::device,
-          {"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
-          {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"},
-          flags::regs,
-          flags::sgprs,
-          flags::static_shared,
-          flags::dynamic_shared,
-          flags::kernel_max_threads,
-          flags::kernel_file,
-          flags::json}},
-        {subcommand::occupancy,
-         "occupancy",
+         launch_flags({{"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
+                       {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"}})},
+        {subcommand::occupancy, "occupancy",
          "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--json]",
          "resident blocks and waves per CU/SM for each block size",
          "One row per block size from one wave up to the smaller of the device's and the kernel's maximum, in\n"
          "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n",
-         {flags::preset,
-          flags::device,
-          {"--block", "N", "one block size (threads) instead of the whole range"},
-          flags::regs,
-          flags::sgprs,
-          flags::static_shared,
-          flags::dynamic_shared,
-          flags::kernel_max_threads,
-          flags::kernel_file,
-          flags::json}},
+         launch_flags({{"--block", "N", "one block size (threads) instead of the whole range"}})},
         {subcommand::inspect,
          "inspect",
          "FILE [--preset NAME[:FEATURES]] [--kernel NAME] [--json]",

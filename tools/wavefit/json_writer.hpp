@@ -12,6 +12,8 @@
 #include <string_view>  // keys and string values
 #include <vector>       // nesting state
 
+#include <wavefit/detail/utf8.hpp>
+
 namespace wavefit::cli {
 
 class json_writer {
@@ -154,32 +156,15 @@ private:
     }
     void write_string(std::string_view text) { append_string(out_, text); }
 
-    // Length of the well-formed UTF-8 sequence starting at text[i] (RFC 3629: no overlongs, no
-    // surrogates, nothing above U+10FFFF), or 0 if it is not one.
+    // Length of the well-formed UTF-8 sequence starting at text[i], or 0 if it is not one.
     static std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
         const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-        const unsigned char lead = byte(i);
-        std::size_t length = 0;
-        unsigned char min_second = 0x80;
-        unsigned char max_second = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            if (lead == 0xE0) min_second = 0xA0;
-            if (lead == 0xED) max_second = 0x9F;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            if (lead == 0xF0) min_second = 0x90;
-            if (lead == 0xF4) max_second = 0x8F;
-        } else {
-            return 0;
-        }
-        if (i + length > text.size()) return 0;
-        if (byte(i + 1) < min_second || byte(i + 1) > max_second) return 0;
-        for (std::size_t k = 2; k < length; ++k)
+        const wavefit::detail::utf8_lead lead = wavefit::detail::utf8_lead_of(byte(i));
+        if (lead.length == 0 || i + lead.length > text.size()) return 0;
+        if (byte(i + 1) < lead.min_second || byte(i + 1) > lead.max_second) return 0;
+        for (std::size_t k = 2; k < lead.length; ++k)
             if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-        return length;
+        return lead.length;
     }
 
     std::string out_;

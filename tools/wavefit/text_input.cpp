@@ -38,18 +38,8 @@ text_input::text_input(const std::string& path, std::size_t max_line_bytes)
     if (std::ferror(file_)) fail(std::strerror(errno));
     peeked_.assign(reinterpret_cast<const char*>(magic), got);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-        gzip_ = std::make_unique<gzip_stream>([this](unsigned char* out, std::size_t capacity) {
-            std::size_t n = 0;
-            while (!peeked_.empty() && n < capacity) {
-                out[n++] = static_cast<unsigned char>(peeked_.front());
-                peeked_.erase(0, 1);
-            }
-            if (n < capacity) {
-                n += std::fread(out + n, 1, capacity - n, file_);
-                if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
-            }
-            return n;
-        });
+        gzip_ = std::make_unique<gzip_stream>(
+            [this](unsigned char* out, std::size_t capacity) { return read_file(out, capacity); });
 }
 
 text_input::~text_input() {
@@ -68,6 +58,13 @@ std::size_t text_input::read_raw(unsigned char* out, std::size_t capacity) {
             fail(e.what());
         }
     }
+    const std::size_t n = read_file(out, capacity);
+    delivered_ += n;
+    return n;
+}
+
+std::size_t text_input::read_file(unsigned char* out, std::size_t capacity) {
+    // The bytes read to tell gzip from text come first.
     std::size_t n = 0;
     while (!peeked_.empty() && n < capacity) {
         out[n++] = static_cast<unsigned char>(peeked_.front());
@@ -77,7 +74,6 @@ std::size_t text_input::read_raw(unsigned char* out, std::size_t capacity) {
         n += std::fread(out + n, 1, capacity - n, file_);
         if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
     }
-    delivered_ += n;
     return n;
 }
 

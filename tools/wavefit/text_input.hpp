@@ -48,6 +48,8 @@ public:
 private:
     std::size_t fill();  // refills buffer_ from the source; 0 at the end
     std::size_t read_raw(unsigned char* out, std::size_t capacity);
+    // The file's bytes as they are on disk (compressed or not), the peeked ones first.
+    std::size_t read_file(unsigned char* out, std::size_t capacity);
     [[noreturn]] void fail(const std::string& why) const;
 
     std::string name_;

@@ -31,6 +31,8 @@
 #define WAVEFIT_JSON_HAS_FLOAT_FROM_CHARS 0
 #endif
 
+#include "utf8.hpp"
+
 namespace wavefit::detail {
 
 // What a document may use. Every cap is checked as the bytes arrive, so a hostile document is refused
@@ -615,20 +617,11 @@ inline bool json_pull_reader::read_escape(std::uint64_t at) {
 inline bool json_pull_reader::read_utf8_sequence() {
     const std::uint64_t at = position();
     const auto lead = static_cast<unsigned char>(data_[pos_]);
-    std::size_t length = 0;
-    unsigned char min_second = 0x80;
-    unsigned char max_second = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0) min_second = 0xA0;  // no overlong forms
-        if (lead == 0xED) max_second = 0x9F;  // no surrogates
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0) min_second = 0x90;
-        if (lead == 0xF4) max_second = 0x8F;  // nothing above U+10FFFF
-    } else {
+    const utf8_lead announced = utf8_lead_of(lead);
+    const std::size_t length = announced.length;
+    const unsigned char min_second = announced.min_second;
+    const unsigned char max_second = announced.max_second;
+    if (length == 0) {
         ++pos_;
         return replacement_or_fail(at, "invalid UTF-8 in a string (" + describe_byte(lead) + ")");
     }
