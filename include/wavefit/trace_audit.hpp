@@ -149,6 +149,7 @@ private:
     static void put(std::string& key, std::uint64_t v) {
         key.append(reinterpret_cast<const char*>(&v), sizeof v);  // NOLINT: a byte key, never read back
     }
+    // cppcheck-suppress constParameter ; `key` is appended to, through the other put
     static void put(std::string& key, const std::optional<std::uint32_t>& v) { put(key, v ? std::uint64_t{*v} + 1 : 0); }
     static std::string key_of(const trace_dispatch& d) {
         std::string key = d.name;

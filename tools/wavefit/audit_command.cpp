@@ -50,13 +50,13 @@ std::string preset_for_trace(const trace_contents& t) {
 std::string time_text(std::uint64_t ns) {
     char buffer[32];
     if (ns >= 1000000000ull)
-        std::snprintf(buffer, sizeof buffer, "%.2f s", static_cast<double>(ns) / 1e9);
+        (void)std::snprintf(buffer, sizeof buffer, "%.2f s", static_cast<double>(ns) / 1e9);
     else if (ns >= 1000000ull)
-        std::snprintf(buffer, sizeof buffer, "%.2f ms", static_cast<double>(ns) / 1e6);
+        (void)std::snprintf(buffer, sizeof buffer, "%.2f ms", static_cast<double>(ns) / 1e6);
     else if (ns >= 1000ull)
-        std::snprintf(buffer, sizeof buffer, "%.1f us", static_cast<double>(ns) / 1e3);
+        (void)std::snprintf(buffer, sizeof buffer, "%.1f us", static_cast<double>(ns) / 1e3);
     else
-        std::snprintf(buffer, sizeof buffer, "%llu ns", static_cast<unsigned long long>(ns));
+        (void)std::snprintf(buffer, sizeof buffer, "%llu ns", static_cast<unsigned long long>(ns));
     return buffer;
 }
 
@@ -80,7 +80,10 @@ std::string registers_text(const device_limits& d, const kernel_group& g, const 
 // Names in a table cell: the demangled name cut to its function, at most 60 characters.
 std::string cell_name(const std::string& demangled) {
     std::string s = demangled;
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
+    if (s.size() > 60) {
+        s.resize(57);
+        s += "...";
+    }
     return one_line(s);
 }
 
@@ -123,6 +126,7 @@ command_output run(const audit_request& r) {
         r.top == 0 ? groups.size() : static_cast<std::size_t>(std::min<std::uint64_t>(r.top, groups.size()));
     groups.resize(shown);
     std::vector<std::string> names;
+    names.reserve(groups.size());
     for (const kernel_group& g : groups) names.push_back(g.launch.name);
     const std::vector<std::string> demangled = demangle_names(names);
     std::vector<audited> rows;
@@ -318,7 +322,7 @@ command_output run(const audit_request& r) {
         cells.push_back(std::to_string(g.launch.shared));
         if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
         cells.push_back(percent_text(row.audit.occupancy.occupancy));
-        cells.push_back(std::string(to_string(row.audit.occupancy.limited_by)));
+        cells.emplace_back(to_string(row.audit.occupancy.limited_by));
         if (any_trace_estimate)
             cells.push_back(percent_text(row.audit.estimated_achieved) + "/" +
                             (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));

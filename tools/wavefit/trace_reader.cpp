@@ -73,7 +73,7 @@ public:
         for (;;) {
             if (pos_ == buffer_.size()) {
                 if (at_end_) return !line.empty();
-                buffer_.resize(64 * 1024);
+                buffer_.resize(std::size_t{64} * 1024);
                 const std::size_t n = source_(buffer_.data(), buffer_.size());
                 buffer_.resize(n);
                 pos_ = 0;
@@ -343,7 +343,7 @@ void read_sibling_device(const std::string& path, trace_format format, trace_con
     }
     std::FILE* probe = std::fopen(sibling.c_str(), "rb");
     if (probe == nullptr) return;
-    std::fclose(probe);
+    (void)std::fclose(probe);
     try {
         text_input in(sibling, max_line_bytes);
         std::string_view line;
@@ -559,7 +559,7 @@ void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::st
                        " distinct kernel launch configurations (or 128 MiB of their names); wavefit audit stops here");
 }
 
-void read_json(const trace_source& source, std::string prefix, const std::string& name, trace_contents& out) {
+void read_json(const trace_source& source, const std::string& prefix, const std::string& name, trace_contents& out) {
     std::size_t prefix_pos = 0;
     const detail::json_pull_reader::byte_source bytes = [&](char* buffer, std::size_t capacity) -> std::size_t {
         if (prefix_pos < prefix.size()) {
@@ -672,7 +672,7 @@ void read_json(const trace_source& source, std::string prefix, const std::string
 trace_contents read_trace(const trace_source& source, const std::string& name, const std::string& sibling_prefix) {
     trace_contents out;
     // The first bytes tell JSON from CSV.
-    std::string prefix(64 * 1024, '\0');
+    std::string prefix(std::size_t{64} * 1024, '\0');
     std::size_t got = 0;
     while (got < prefix.size()) {
         const std::size_t n = source(&prefix[got], prefix.size() - got);
@@ -684,7 +684,7 @@ trace_contents read_trace(const trace_source& source, const std::string& name, c
     while (at < prefix.size() && (prefix[at] == ' ' || prefix[at] == '\t' || prefix[at] == '\r' || prefix[at] == '\n')) ++at;
     if (at == prefix.size()) fail(name, "the trace is empty");
     if (prefix[at] == '{' || prefix[at] == '[') {
-        read_json(source, std::move(prefix), name, out);
+        read_json(source, prefix, name, out);
     } else {
         line_reader lines(source, std::move(prefix));
         read_csv(lines, name, sibling_prefix, out);
