@@ -9,7 +9,7 @@
 #include <algorithm>   // std::sort, std::nth_element
 #include <atomic>      // the mode and the database generation
 #include <chrono>      // tuning wall time
-#include <cmath>       // std::ceil: the batch of a short kernel
+#include <cmath>       // std::ceil, std::lround: batches, percentiles
 #include <cstdint>     // sizes
 #include <cstdio>      // warnings on stderr, the file
 #include <cstdlib>     // std::getenv
@@ -102,9 +102,9 @@ public:
     }
 
     void say(const std::string& line) const {
-        if (verbose_.load(std::memory_order_relaxed)) std::fprintf(stderr, "wavefit: tuning: %s\n", line.c_str());
+        if (verbose_.load(std::memory_order_relaxed)) (void)std::fprintf(stderr, "wavefit: tuning: %s\n", line.c_str());
     }
-    void warn(const std::string& line) const { std::fprintf(stderr, "wavefit: tuning: warning: %s\n", line.c_str()); }
+    void warn(const std::string& line) const { (void)std::fprintf(stderr, "wavefit: tuning: warning: %s\n", line.c_str()); }
 
 private:
     tuning_state() {
@@ -323,7 +323,9 @@ inline timing_summary summarize(std::vector<double> ns) {
     timing_summary s;
     if (ns.empty()) return s;
     std::sort(ns.begin(), ns.end());
-    const auto at = [&ns](double q) { return ns[static_cast<std::size_t>(q * static_cast<double>(ns.size() - 1) + 0.5)]; };
+    const auto at = [&ns](double q) {
+        return ns[static_cast<std::size_t>(std::lround(q * static_cast<double>(ns.size() - 1)))];
+    };
     s.median = at(0.5);
     s.spread = s.median > 0 ? (at(0.8) - at(0.2)) / s.median : 0;
     return s;
