@@ -182,10 +182,7 @@ command_output run(const audit_request& r) {
             json.key("shared").value(g.launch.shared);
             json.key("scratch").value(g.launch.scratch);
             json.key("occupancy").begin_object();
-            json.key("active_blocks_per_cu").value(a.occupancy.active_blocks_per_cu);
-            json.key("active_waves_per_cu").value(a.occupancy.active_waves_per_cu);
-            json.key("occupancy").value(a.occupancy.occupancy);
-            json.key("limiter").value(to_string(a.occupancy.limited_by));
+            write_occupancy_fields(json, a.occupancy);
             json.end_object();
             // Beyond the contract's fields: the grid-capped estimate, the trace's own, each resource's limit, the hint.
             json.key("estimated_achieved_occupancy").value(a.estimated_achieved);

@@ -44,15 +44,20 @@ inline std::vector<std::uint64_t> occupancy_block_sizes(const device_limits& d, 
 }
 
 // One row as `occupancy --json` writes it (docs/cli.md).
+// The four residency fields every occupancy object of the JSON output has (plan, occupancy rows, audit).
+inline void write_occupancy_fields(json_writer& json, const occupancy_report& o) {
+    json.key("active_blocks_per_cu").value(o.active_blocks_per_cu);
+    json.key("active_waves_per_cu").value(o.active_waves_per_cu);
+    json.key("occupancy").value(o.occupancy);
+    json.key("limiter").value(to_string(o.limited_by));
+}
+
 // `runtime_api_blocks`: for a block above the kernel's own maximum, what the runtime's occupancy API
 // would report (it ignores the bound; the launch fails); 0 leaves the field out.
 inline void write_occupancy_row(json_writer& json, const occupancy_report& o, std::uint32_t runtime_api_blocks = 0) {
     json.begin_object();
     json.key("block").value(o.block_threads);
-    json.key("active_blocks_per_cu").value(o.active_blocks_per_cu);
-    json.key("active_waves_per_cu").value(o.active_waves_per_cu);
-    json.key("occupancy").value(o.occupancy);
-    json.key("limiter").value(to_string(o.limited_by));
+    write_occupancy_fields(json, o);
     if (runtime_api_blocks != 0) json.key("runtime_api_active_blocks_per_cu").value(runtime_api_blocks);
     json.end_object();
 }

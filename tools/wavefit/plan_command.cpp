@@ -61,10 +61,7 @@ command_output run(const plan_request& r) {
         write_dims(json, p.grid);
         json.key("grid_stride").value(p.grid_stride);
         json.key("occupancy").begin_object();
-        json.key("active_blocks_per_cu").value(p.occupancy.active_blocks_per_cu);
-        json.key("active_waves_per_cu").value(p.occupancy.active_waves_per_cu);
-        json.key("occupancy").value(p.occupancy.occupancy);
-        json.key("limiter").value(to_string(p.occupancy.limited_by));
+        write_occupancy_fields(json, p.occupancy);
         json.end_object();
         json.key("reason").value(reason);
         json.key("valid").value(valid);
