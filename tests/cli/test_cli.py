@@ -1562,7 +1562,7 @@ class ArgumentFuzz(CliAssertions, unittest.TestCase):
 
 
 class TuningFiles(CliAssertions, unittest.TestCase):
-    """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (README, "Tuned launches")."""
+    """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (docs/tuning.md)."""
 
     RECORD = {
         "wavefit_tuning": 1, "wavefit": "0.1.0",

@@ -149,7 +149,7 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
          "read, check and merge tuning files",
          "A tuning file holds one JSON record per line: what wavefit::tune or WAVEFIT_TUNING=tune measured for a\n"
-         "kernel and a size bucket on a device (README, \"Tuned launches\").\n"
+         "kernel and a size bucket on a device (docs/tuning.md).\n"
          "  show FILE          per device, kernel and bucket: the tuned configuration against the plan, with the\n"
          "                     speedup and the spread of the measurements\n"
          "  check FILE ...     validates every record's configuration against the device; exit status 1 when a\n"
