@@ -1606,14 +1606,47 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertAlmostEqual(doc["records"][0]["speedup"], 1.031, places=6)
         self.assertEqual(doc["records"][0]["chosen"]["block"], [512, 1, 1])
 
-    def test_lines_that_are_not_records_are_named_once_and_never_fatal(self):
+    def test_lines_that_are_not_records_beside_records_are_named_once_and_exit_1(self):
+        # The runtime ignores such lines (a launch must not fail over a cache); a command that reads the
+        # file reports them (issue 20).
         path = self.file("mixed.jsonl", ["garbage", self.record(), '{"wavefit_tuning": 2}', "[" * 200, ""])
         r = run("tuning", "show", path)
-        self.assert_exit(r, 0)
+        self.assert_exit(r, 1)
         self.assertIn("1 record", r.out)
         self.assertEqual(r.err.count("\n"), 1, r.describe())
         self.assertIn("3 line(s) are not tuning records", r.err)
         self.assertIn("the first at line 1", r.err)
+        self.assertEqual(len(self.json_of(run("tuning", "show", path, "--json"))["records"]), 1)
+        c = run("tuning", "check", path, "--preset", "h200")
+        self.assert_exit(c, 1)
+        self.assertIn("1 record, all valid; 3 line(s) are not records", c.out, c.describe())
+        doc = self.json_of(run("tuning", "check", path, "--preset", "h200", "--json"))
+        self.assertEqual((doc["valid"], doc["ignored_lines"]), (False, 3))
+        good = self.file("good.jsonl", [self.record()])
+        out = Path(self.dir.name) / "merged.jsonl"
+        m = run("tuning", "merge", good, path, "-o", out)
+        self.assert_exit(m, 1)
+        self.assertIn("3 line(s) are not tuning records", m.err, m.describe())
+        self.assert_exit(run("tuning", "show", out), 0)
+
+    def test_a_file_with_no_record_is_a_one_line_usage_error_naming_the_first_bad_line(self):
+        # Issue 20: "0 records, all valid" and exit 0 for random bytes and for a file of broken lines.
+        broken = self.file("broken.jsonl", ["garbage", "", '{"wavefit_tuning": 2}', "[" * 200])
+        noise = Path(self.dir.name) / "noise.jsonl"
+        data = random.Random(20261202).randbytes(4096)
+        self.assertNotEqual(data[:2], b"\x1f\x8b")
+        noise.write_bytes(data)
+        empty = self.file("empty.jsonl", [])
+        good = self.file("good.jsonl", [self.record()])
+        out = Path(self.dir.name) / "never.jsonl"
+        cases = ((broken, ("no tuning record", "line 1: ")), (noise, ("not a text file", "so not a tuning file")),
+                 (Path(CLI), ("not a text file",)), (empty, ("no tuning record", "empty")))
+        for path, mentions in cases:
+            for args in (["show", path], ["show", path, "--json"], ["check", path, "--preset", "mi300x"],
+                         ["check", path, "--preset", "mi300x", "--json"], ["merge", good, path, "-o", out]):
+                r = run("tuning", *args)
+                self.assert_usage_error(r, str(path), *mentions)
+        self.assertFalse(out.exists(), "merge must not write its output when an input cannot be read")
 
     def test_check_refuses_a_record_the_device_cannot_launch(self):
         path = self.file("b.jsonl", [self.record(), self.record(bucket=27, **{"chosen.block": [2048, 1, 1]})])

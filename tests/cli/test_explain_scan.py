@@ -10,6 +10,7 @@ tests/data/logs/. Every failure message shows the command, its exit status, stdo
 import gzip
 import json
 import os
+import random
 import re
 import shlex
 import subprocess
@@ -338,6 +339,23 @@ class TeamEntries(ScanAssertions, unittest.TestCase):
                                          f"'hipErrorInvalidValue' (entry rejected)\n{kb}:6: code 700 already belongs "
                                          f"to the entry 'hipErrorIllegalAddress'; extend that entry (entry: "
                                          f"hipErrorIllegalAddress) (entry rejected)\n", result.describe())
+
+    def test_check_kb_on_a_binary_file_says_in_one_line_that_it_is_not_a_text_file(self):
+        # Issue 20: 4 KiB of random bytes, or a program, gave one error per "line" of garbage.
+        with tempfile.TemporaryDirectory() as tmp:
+            noise = Path(tmp) / "noise.kb"
+            data = random.Random(20261202).randbytes(4096)
+            self.assertNotEqual(data[:2], b"\x1f\x8b")  # not gzip, which has its own one-line error
+            noise.write_bytes(data)
+            for path in (noise, Path(CLI)):
+                result = run("explain", "--check-kb", path)
+                self.assert_usage_error(result, str(path), "not a text file", "so not a team entry file")
+                # --kb refuses it the same way; WAVEFIT_KB_PATH skips it with one line.
+                self.assert_usage_error(run("explain", "9", "--kb", path), "not a text file")
+                skipped = run("explain", "9", env={"WAVEFIT_KB_PATH": str(path)})
+                self.assert_exit(skipped, 0)
+                self.assertEqual(len(skipped.err.splitlines()), 1, skipped.describe())
+                self.assertIn("not a text file", skipped.err, skipped.describe())
 
     def test_hostile_team_files_give_one_line_errors(self):
         with tempfile.TemporaryDirectory() as tmp:

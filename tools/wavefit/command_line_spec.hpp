@@ -142,7 +142,7 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
           {"--markdown", "", "--scan: print the report as Markdown"},
           {"--scan", "FILE", "read a log (- for standard input, .gz accepted) and explain every known problem in it"},
           {"--kb", "FILE", "add the team entries of FILE (repeatable; after those of WAVEFIT_KB_PATH)", true},
-          {"--check-kb", "FILE", "validate a team entry file: one line per error, exit 2 if any"},
+          {"--check-kb", "FILE", "validate a team entry file: one line per error (or one if it is not text), exit 2 if any"},
           {"--export", "FORMAT", "write the whole notebook (built-in and team entries); FORMAT is markdown"}}},
         {subcommand::tuning,
          "tuning",
@@ -155,7 +155,8 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "  check FILE ...     validates every record's configuration against the device; exit status 1 when a\n"
          "                     record would be refused there (wavefit never launches such a record)\n"
          "  merge A B -o C     writes A's and B's records to C (B's replaces A's of the same key)\n"
-         "Lines that are not records are counted and named on stderr, never fatal. FILE may be gzip-compressed.\n",
+         "Lines that are not records are counted and the first is named on stderr (exit status 1); a file with no\n"
+         "record at all, or not text, is one line and exit status 2. FILE may be gzip-compressed.\n",
          {flags::preset, flags::device, {"-o", "FILE", "merge: the file to write (replaced atomically)"}, flags::json}},
         {subcommand::audit,
          "audit",

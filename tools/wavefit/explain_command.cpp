@@ -24,6 +24,7 @@ namespace {
 
 team_file_result read_team_file(const std::string& path) {
     text_input in(path, team_file_limits::max_line_bytes);
+    in.expect_text("a team entry file");
     team_file_parser parser(in.name());
     std::string_view line;
     while (in.next_line(line)) parser.line(line, in.line_number(), in.last_line_truncated());
