@@ -215,6 +215,51 @@ class TopLevel(CliAssertions, unittest.TestCase):
             for flag in flags:
                 self.assertIn(flag, result.out, result.describe())
 
+    def test_help_subcommand_prints_what_dash_dash_help_prints(self):
+        # Issue 20: `wavefit help` and `wavefit help SUBCOMMAND` were unknown subcommands.
+        self.assertEqual(run("help").out, run("--help").out)
+        self.assert_exit(run("help"), 0)
+        for sub in ("presets", "info", "check", "plan", "occupancy", "inspect", "explain", "tuning", "audit"):
+            result = run("help", sub)
+            self.assert_exit(result, 0)
+            self.assertEqual(result.out, run(sub, "--help").out, result.describe())
+        for action in ("show", "check", "merge"):
+            result = run("help", "tuning", action)
+            self.assert_exit(result, 0)
+            self.assertEqual(result.out, run("tuning", action, "--help").out, result.describe())
+        self.assert_usage_error(run("help", "frobnicate"), "'frobnicate'")
+        self.assert_usage_error(run("help", "check", "show"), "'show'")
+        self.assert_usage_error(run("help", "tuning", "frob"), "show, check, merge", "'frob'")
+        self.assert_usage_error(run("help", "tuning", "show", "x"), "'x'")
+
+    def test_each_tuning_action_prints_its_own_help_with_its_own_flags(self):
+        expected = {"show": (["--json"], ["--preset", "-o FILE"]),
+                    "check": (["--preset", "--device", "--json"], ["-o FILE"]),
+                    "merge": (["-o FILE", "--json"], ["--preset", "--device"])}
+        for action, (present, absent) in expected.items():
+            result = run("tuning", action, "--help")
+            self.assert_exit(result, 0)
+            self.assertTrue(result.out.startswith(f"usage: wavefit tuning {action} "), result.describe())
+            flags = result.out.split("\nflags:\n", 1)[1]
+            for flag in present:
+                self.assertIn(flag, flags, result.describe())
+            for flag in absent:
+                self.assertNotIn(flag, flags, result.describe())
+        # The subcommand's own help still covers all three, and says how to ask for one.
+        whole = run("tuning", "--help")
+        self.assertIn("tuning ACTION --help", whole.out, whole.describe())
+
+    def test_the_numbers_footer_appears_only_where_numbers_are_taken(self):
+        with_numbers = {"check", "plan", "occupancy", "audit"}
+        for args in (["--help"], ["presets", "--help"], ["info", "--help"], ["check", "--help"], ["plan", "--help"],
+                     ["occupancy", "--help"], ["inspect", "--help"], ["explain", "--help"], ["tuning", "--help"],
+                     ["tuning", "show", "--help"], ["tuning", "check", "--help"], ["tuning", "merge", "--help"],
+                     ["audit", "--help"]):
+            result = run(*args)
+            self.assert_exit(result, 0)
+            expected = len(args) == 2 and args[0] in with_numbers
+            self.assertEqual("\nNumbers:" in result.out, expected, result.describe())
+
     def test_help_wins_over_other_arguments_even_malformed_ones(self):
         result = run("plan", "--elements", "1.5k", "--help")
         self.assert_exit(result, 0)
