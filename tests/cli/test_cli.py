@@ -667,6 +667,17 @@ class OccupancyCommand(CliAssertions, unittest.TestCase):
         # Above the device's own maximum the runtime refuses the query too: no such line.
         self.assertNotIn("occupancy API", run("occupancy", "--preset", "h200", "--block", "2048").out)
 
+    def test_a_block_above_the_device_maximum_says_it_exceeds_the_device_maximum(self):
+        # Issue 20: `occupancy --block 2000` gave 0 blocks, limiter block_size, and no reason.
+        for preset, device in (("mi300x", "MI300X (gfx942)"), ("h200", "NVIDIA H200 (sm_90)")):
+            text = run("occupancy", "--preset", preset, "--block", "2000")
+            self.assert_exit(text, 0)
+            self.assertIn(f"block 2000: 0 blocks, because it exceeds the maximum of 1024 threads per block of {device}",
+                          text.out, text.describe())
+            # The device's maximum is named even where the kernel's own bound is lower.
+            bounded = run("occupancy", "--preset", preset, "--block", "2000", "--kernel-max-threads", "256")
+            self.assertIn("the maximum of 1024 threads per block", bounded.out, bounded.describe())
+
     def test_occupancy_is_resident_waves_over_the_most_a_cu_holds(self):
         for preset, max_waves in (("mi300x", 32), ("h200", 64), ("rx7900xtx", 64)):
             rows, result = self.occupancy_rows("--preset", preset, "--regs", "72", "--static-shared", "6000")
