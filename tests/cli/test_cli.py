@@ -900,6 +900,30 @@ class CodeObjectSamples(CliAssertions):
 
 
 class InspectCommand(CodeObjectSamples, unittest.TestCase):
+    def test_a_build_without_optimisation_is_named_instead_of_blaming_each_launch_bound(self):
+        # Issue 20: at -O0 every kernel spills and uses a dynamic stack; inspect said "the launch bound
+        # (1024) may be forcing the compiler to spill" of each.
+        unoptimised = "this looks like a build without optimisation (-O0"
+        o0 = self.sample("samples-O0.hipfb")
+        result = run("inspect", o0)
+        self.assert_exit(result, 0)
+        self.assertEqual(result.out.count(unoptimised), 2, "once per target (gfx90a, gfx940)" + result.describe())
+        self.assertNotIn("may be forcing the compiler to spill", result.out, result.describe())
+        kernels, result = self.inspect_json(o0)
+        for k in kernels:
+            self.assertTrue(any(unoptimised in n for n in k["notes"]), result.describe())
+            self.assertTrue(k["scratch"] > 0, result.describe())
+        # Judged on every kernel of the file, also with --kernel, and for --kernel FILE:NAME.
+        one = run("inspect", o0, "--kernel", "light_axpy")
+        self.assertIn(unoptimised, one.out, one.describe())
+        plan = run("plan", "--kernel", f"{o0}:light_axpy", "--elements", "2^20")
+        self.assertIn(unoptimised, plan.out, plan.describe())
+        # The optimised build of the same source says nothing of the kind.
+        for name in ("samples.hipfb", "samples-gfx90a.co"):
+            optimised = run("inspect", self.sample(name))
+            self.assert_exit(optimised, 0)
+            self.assertNotIn("without optimisation", optimised.out, optimised.describe())
+
     def test_one_entry_per_kernel_per_target_in_every_container_kind(self):
         single = {}
         for name in ("samples-gfx90a.co", "samples-gfx940.co"):
