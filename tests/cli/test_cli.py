@@ -386,6 +386,35 @@ class InfoCommand(CliAssertions, unittest.TestCase):
 
 
 class CheckCommand(CliAssertions, unittest.TestCase):
+    FIX_CONFIG = re.compile(r"grid \((\d+), (\d+), (\d+)\) x block \((\d+), (\d+), (\d+)\)")
+
+    def test_every_configuration_a_fix_names_passes_check_for_the_same_device_and_kernel(self):
+        # Issue 20: the first launch's fix suggested grid 33554432 x block 256, which check rejects
+        # (work_items_exceed_dispatch_limit). tests/cpu/test_properties.cpp checks the same over
+        # 10,000 random invalid launches per preset.
+        launches = [
+            ("mi300x", ["--grid", "16777216", "--block", "512"], ["--regs", "128", "--kernel-max-threads", "256"]),
+            ("mi300x", ["--grid", "3000000000", "--block", "2048"], []),
+            ("mi250x", ["--grid", "100,70000,2", "--block", "100,4,4"], ["--regs", "200"]),
+            ("h200", ["--grid", "0", "--block", "1,1,128"], ["--kernel-max-threads", "96"]),
+            ("rx7900xtx", ["--grid", "5", "--block", "48"], ["--sgprs", "100", "--kernel-max-threads", "32"]),
+        ]
+        for preset, launch, kernel in launches:
+            doc, result = self.check_json("--preset", preset, *launch, *kernel)
+            self.assertFalse(doc["valid"], result.describe())
+            named = [m.groups() for dg in doc["diagnostics"] for m in self.FIX_CONFIG.finditer(dg["fix"])]
+            self.assertTrue(named, "a fix names a configuration" + result.describe())
+            for g in named:
+                again, again_result = self.check_json("--preset", preset, "--grid", ",".join(g[:3]),
+                                                      "--block", ",".join(g[3:]), *kernel)
+                self.assertTrue(again["valid"], f"the fix of wavefit check {preset} {launch} {kernel} names a launch "
+                                                f"check rejects{again_result.describe()}")
+        # Where the work-item limit caps the grid, the fix says the kernel must grid-stride.
+        text = run("check", "--preset", "mi300x", *launches[0][1], *launches[0][2]).out
+        self.assertIn("grid (16777215, 1, 1) x block (256, 1, 1) with a grid-stride loop in the kernel over the rest "
+                      "of the 8589934592 threads in x", text)
+        self.assertNotIn("33554432", text)
+
     # (arguments, the diagnostic codes expected exactly)
     CASES = [
         (["--preset", "mi300x", "--grid", "1000", "--block", "256"], set()),
