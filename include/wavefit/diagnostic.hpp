@@ -26,7 +26,8 @@ namespace wavefit {
     X(shared_memory_requires_opt_in, warning)  \
     X(grid_dim_exceeds_device_limit, error)    \
     X(work_items_exceed_dispatch_limit, error) \
-    X(block_not_wave_multiple, warning)
+    X(block_not_wave_multiple, warning)        \
+    X(grid_underfills_device, warning)
 
 enum class diagnostic_code : std::uint8_t {
 #define WAVEFIT_DIAGNOSTIC_ENUMERATOR(name, level) name,

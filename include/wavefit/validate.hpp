@@ -10,6 +10,7 @@
 #include <vector>   // check() result
 
 #include "detail/arithmetic.hpp"
+#include "detail/grid_fill.hpp"
 #include "detail/launch_fix.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
@@ -366,6 +367,22 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                                     " are scheduled and " + num(idle) + " lanes idle";
             out.fix = "use a multiple of " + num(d.wave_size) + " threads per block" + example +
                       (d.is_amd() ? "; code that assumes 32-thread warps wastes half of each wave on gfx9" : "");
+            break;
+        }
+        case diagnostic_code::grid_underfills_device: {
+            // value: the grid's blocks; limit: the device's resident-block slots (detail/grid_fill.hpp).
+            const std::uint64_t per_cu = d.compute_units == 0 ? 0 : f.limit / d.compute_units;
+            const std::uint64_t percent =
+                f.limit == 0 ? 0 : (detail::saturating_mul(f.value, 100) + f.limit / 2) / f.limit;
+            out.message = "the grid of " + detail::plural(f.value, "block") + " fills " +
+                          (percent == 0 ? std::string("under 1%") : num(percent) + "%") + " of the " +
+                          num(f.limit) + " resident-block slots of " + dev + " (" + num(per_cu) + " blocks of " +
+                          num(threads) + " threads per " + cu + " x " + num(d.compute_units) + " " + cu + "s): " +
+                          num(f.limit - f.value) + " slots stay empty for the whole kernel";
+            out.fix = "give each launch more work (batch more rows or tensors into one launch, fuse small kernels) or "
+                      "run independent kernels concurrently on other streams; where each thread loops over much work, "
+                      "spread it over more threads: " +
+                      num(f.limit) + " blocks of " + num(threads) + " threads fill every slot once";
             break;
         }
     }

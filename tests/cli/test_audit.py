@@ -26,7 +26,7 @@ OCCUPANCY_KEYS = {"active_blocks_per_cu", "active_waves_per_cu", "occupancy", "l
 FINDING_KEYS = {"code", "severity", "message", "fix"}
 RECOMMENDED_KEYS = {"block", "grid", "occupancy"}
 AUDIT_CODES = {"idle_lanes", "scratch_spill", "grid_smaller_than_device", "tail_imbalance",
-               "work_items_near_dispatch_limit", "low_occupancy"}
+               "work_items_near_dispatch_limit", "low_occupancy", "grid_underfills_device"}
 CHECK_ERROR_CODES = {"zero_dimension", "block_exceeds_device_max_threads", "block_dim_exceeds_device_limit",
                      "block_exceeds_kernel_max_threads", "registers_exceed_limit", "shared_memory_exceeds_limit",
                      "grid_dim_exceeds_device_limit", "work_items_exceed_dispatch_limit"}
@@ -264,6 +264,59 @@ class AuditKinetoOnH200(AuditAssertions, unittest.TestCase):
         self.assertTrue(result.out.startswith("## wavefit audit: "), result.describe())
         self.assertIn("| # | time | calls |", result.out, result.describe())
         self.assertEqual(result.out.count("\n| "), 1 + 3, "header + 3 rows" + result.describe())
+
+
+class GridFillInEveryFormat(AuditAssertions, unittest.TestCase):
+    """Issue 20: audit says how much of the device's resident-block slots a grid fills, with the same
+    code and words as `wavefit check` for the same launch, whatever the trace format."""
+
+    # (fixture, --preset if the trace does not name the device)
+    TRACES_AND_DEVICES = [
+        ("rocprofv3_mi300x_kernel_trace.csv", None), ("rocprofv3_rocm62_kernel_trace.csv", "mi300x"),
+        ("rocprofv3_stream_kernel_trace.csv", "mi300x"), ("rocpd_kernel_trace.csv", "mi300x"),
+        ("rocprof_results.csv", "mi300x"), ("rocprof_old_results.csv", "mi250x"), ("omniperf/pmc_perf.csv", None),
+        ("omniperf/timestamps.csv", None), ("rocprofv3_results.json", None), ("nsys_cuda_gpu_trace.csv", "h200"),
+        ("kineto_resnet18_h200.json.gz", None), ("kineto_tinylm_h200.json.gz", None),
+    ]
+
+    def test_audit_reports_grid_underfills_device_exactly_where_check_does(self):
+        found_in = set()
+        for name, preset in self.TRACES_AND_DEVICES:
+            args = ["--preset", preset] if preset else []
+            doc, result = self.audit_json(TRACES / name, *args)
+            device = doc["source"]["preset"]
+            for k in doc["kernels"]:
+                audited = [f for f in k["findings"] if f["code"] == "grid_underfills_device"]
+                kernel = ["--regs", str(k["registers"]), "--static-shared", str(k["shared"])]
+                if k["sgprs"] is not None and device.startswith("mi"):
+                    kernel += ["--sgprs", str(k["sgprs"])]
+                checked = run("check", "--preset", device, "--grid", ",".join(map(str, k["grid"])),
+                              "--block", ",".join(map(str, k["block"])), *kernel, "--json")
+                check_doc = self.json_of(checked)
+                expected = [dg for dg in check_doc["diagnostics"] if dg["code"] == "grid_underfills_device"]
+                blocks = k["grid"][0] * k["grid"][1] * k["grid"][2]
+                smaller = any(f["code"] == "grid_smaller_than_device" for f in k["findings"])
+                if smaller:  # below one block per CU/SM audit says grid_smaller_than_device instead
+                    self.assertEqual(audited, [], name + result.describe())
+                    continue
+                self.assertEqual([(f["severity"], f["message"], f["fix"]) for f in audited],
+                                 [(dg["severity"], dg["message"], dg["fix"]) for dg in expected],
+                                 f"{name}: {k['name']} ({blocks} blocks){checked.describe()}")
+                if audited:
+                    found_in.add(doc["source"]["format"])
+        # The finding is not only possible but seen: in the AMD CSVs without registers (more blocks per CU
+        # than the registers would allow) and in the recorded H200 traces.
+        for fmt in ("rocprofv3_csv", "kineto_json"):
+            self.assertIn(fmt, found_in)
+
+    def test_the_grid_capped_estimate_is_shown_for_every_format(self):
+        result = run("audit", TRACES / "rocprofv3_mi300x_kernel_trace.csv", "--top", "2")
+        self.assert_exit(result, 0)
+        self.assertIn("est. = capped by the grid", result.out, result.describe())
+        header = next(line for line in result.out.splitlines() if line.startswith("#  time"))
+        self.assertIn(" est. ", header, result.describe())
+        markdown = run("audit", TRACES / "rocprofv3_mi300x_kernel_trace.csv", "--top", "2", "--markdown")
+        self.assertIn("| est. |", markdown.out, markdown.describe())
 
 
 class AuditHostileInput(AuditAssertions, unittest.TestCase):

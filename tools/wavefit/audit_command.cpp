@@ -250,7 +250,9 @@ command_output run(const audit_request& r) {
               (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
     header += "top " + std::to_string(rows.size()) + " by GPU time; occupancy = modelled (resident " +
               std::string(d.wave_word()) + "s / maximum)";
-    if (any_trace_estimate) header += ", grid-capped estimate beside the trace's own";
+    // The grid-capped estimate for every format; beside the trace's own where the trace has one (Kineto).
+    header += any_trace_estimate ? ", grid-capped estimate beside the trace's own"
+                                 : "; est. = capped by the grid (blocks per " + cu + " the grid can supply)";
     header += "\n\n";
 
     if (r.markdown) {
@@ -258,10 +260,8 @@ command_output run(const audit_request& r) {
         md += "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
               " dispatches, " + time_text(total) + " of kernel time, on " + device_text(d) + ".\n\n";
         md += "| # | time | calls | mean | grid | block | regs | shared | occupancy | limiter |";
-        if (any_trace_estimate) md += " est. / trace |";
-        md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|";
-        if (any_trace_estimate) md += "---|";
-        md += "---|\n";
+        md += any_trace_estimate ? " est. / trace |" : " est. |";
+        md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         std::string details;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const audited& row = rows[i];
@@ -274,9 +274,9 @@ command_output run(const audit_request& r) {
                   dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) + " | " +
                   std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
                   std::string(to_string(row.audit.occupancy.limited_by)) + " |";
-            if (any_trace_estimate)
-                md += " " + percent_text(row.audit.estimated_achieved) + " / " +
-                      (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") + " |";
+            md += " " + percent_text(row.audit.estimated_achieved);
+            if (any_trace_estimate) md += " / " + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-");
+            md += " |";
             md += " `" + cell_name(name) + "` |\n";
             if (!row.audit.findings.empty()) {
                 details += "\n**" + std::to_string(i + 1) + ". `" + cell_name(name) + "`**\n\n";
@@ -305,7 +305,7 @@ command_output run(const audit_request& r) {
     if (any_scratch) column("scratch", align::right);
     column("occupancy", align::right);
     column("limiter", align::left);
-    if (any_trace_estimate) column("est./trace", align::right);
+    column(any_trace_estimate ? "est./trace" : "est.", align::right);
     column("kernel", align::left);
     text_table table(columns);
     table.add_row(head);
@@ -320,9 +320,9 @@ command_output run(const audit_request& r) {
         if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
         cells.push_back(percent_text(row.audit.occupancy.occupancy));
         cells.emplace_back(to_string(row.audit.occupancy.limited_by));
-        if (any_trace_estimate)
-            cells.push_back(percent_text(row.audit.estimated_achieved) + "/" +
-                            (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));
+        cells.push_back(percent_text(row.audit.estimated_achieved) +
+                        (any_trace_estimate ? "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-")
+                                            : std::string()));
         cells.push_back(cell_name(row.demangled));
         table.add_row(cells);
     }

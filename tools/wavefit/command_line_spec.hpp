@@ -169,11 +169,12 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "`nsys stats -r cuda_gpu_trace -f csv`, or a PyTorch profiler (Kineto) chrome trace. Groups the kernel\n"
          "dispatches by name and launch configuration, most GPU time first, and for each shows grid (blocks),\n"
          "block, registers (AMD: the unified VGPR+AGPR count), shared memory, the modelled occupancy and what\n"
-         "limits it, and findings: idle_lanes, scratch_spill, grid_smaller_than_device, tail_imbalance,\n"
-         "work_items_near_dispatch_limit, low_occupancy, and any error `check` reports. The device comes from\n"
-         "the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf sysinfo.csv or\n"
-         "rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0 with a report\n"
-         "(findings do not change it), 2 when FILE is unreadable or no trace, or the device is unknown.\n",
+         "limits it, and findings: idle_lanes, scratch_spill, grid_smaller_than_device, grid_underfills_device,\n"
+         "tail_imbalance, work_items_near_dispatch_limit, low_occupancy, and any error `check` reports. The\n"
+         "device comes from the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf\n"
+         "sysinfo.csv or rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0\n"
+         "with a report (findings do not change it), 2 when FILE is unreadable or no trace, or the device is\n"
+         "unknown.\n",
          {{"--preset", "NAME", "the device the trace was recorded on (overrides what the trace says)"},
           {"--top", "N", "show the N kernels with the most GPU time (default 10; 0 = all)"},
           flags::json,
