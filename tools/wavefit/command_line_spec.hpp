@@ -174,7 +174,8 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "device comes from the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf\n"
          "sysinfo.csv or rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0\n"
          "with a report (findings do not change it), 2 when FILE is unreadable or no trace, or the device is\n"
-         "unknown.\n",
+         "unknown. A rocprof-compute pmc_perf.csv takes its times from the timestamps.csv beside it; without\n"
+         "one, kernels are ranked by dispatch count.\n",
          {{"--preset", "NAME", "the device the trace was recorded on (overrides what the trace says)"},
           {"--top", "N", "show the N kernels with the most GPU time (default 10; 0 = all)"},
           flags::json,
