@@ -72,7 +72,8 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
         if (g.dispatches == 0) finding(target, "an empty group", g.launch.name);
     }
     if (dispatches != trace.kernels.dispatches() || total != trace.kernels.total_ns())
-        finding(target, "groups do not add up to the totals", std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
+        finding(target, "groups do not add up to the totals",
+                std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
     for (const wavefit::device_limits* d : {&wavefit::presets::mi300x, &wavefit::presets::h200}) {
         for (const wavefit::kernel_group& g : trace.kernels.groups()) {
             const wavefit::kernel_audit a = wavefit::audit_kernel(*d, g);
@@ -80,7 +81,8 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
                 if (f.code.empty() || f.message.empty() || f.fix.empty() ||
                     (f.severity != "error" && f.severity != "warning" && f.severity != "info"))
                     finding(target, "a finding without code, severity, message or fix", f.code + ": " + f.message);
-            if (a.occupancy.occupancy < 0.0 || a.occupancy.occupancy > 1.0) finding(target, "occupancy outside 0..1", g.launch.name);
+            if (a.occupancy.occupancy < 0.0 || a.occupancy.occupancy > 1.0)
+                finding(target, "occupancy outside 0..1", g.launch.name);
         }
     }
     return 0;

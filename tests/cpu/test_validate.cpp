@@ -494,8 +494,9 @@ TEST_CASE("a valid grid that leaves a quarter or more of the resident-block slot
     CHECK((softmax->code == diagnostic_code::grid_underfills_device && softmax->value == 391 && softmax->limit == 880));
     const wavefit::diagnostic text = wavefit::describe(*softmax, d, kernel_resources{}, cfg(dims{391}, dims{256}));
     CHECK(text.severity == severity::warning);
-    CHECK(contains(text.message, "the grid of 391 blocks fills 44% of the 880 resident-block slots of MI250X (gfx90a) "
-                                 "(8 blocks of 256 threads per CU x 110 CUs): 489 slots stay empty"));
+    CHECK(contains(text.message,
+                   "the grid of 391 blocks fills 44% of the 880 resident-block slots of MI250X (gfx90a) "
+                   "(8 blocks of 256 threads per CU x 110 CUs): 489 slots stay empty"));
     CHECK(contains(text.fix, "880 blocks of 256 threads fill every slot once"));
     const auto reduction = fill(128, 1024);
     REQUIRE(reduction.has_value());
@@ -503,8 +504,8 @@ TEST_CASE("a valid grid that leaves a quarter or more of the resident-block slot
     // 75% and more is no finding, nor a grid beyond the slots (tail_imbalance is audit's), nor 0 slots.
     CHECK_FALSE(fill(660, 256).has_value());
     CHECK_FALSE(fill(5000, 256).has_value());
-    CHECK_FALSE(wavefit::detail::grid_underfill_finding(d, kernel_resources{0, 0, 80 * 1024}, cfg(dims{1}, dims{256}))
-                    .has_value());
+    CHECK_FALSE(
+        wavefit::detail::grid_underfill_finding(d, kernel_resources{0, 0, 80 * 1024}, cfg(dims{1}, dims{256})).has_value());
     // Validation never reports it: it is about the work, not about whether the launch can run.
     for (const wavefit::finding& f : wavefit::find_problems(d, kernel_resources{}, cfg(dims{391}, dims{256})))
         CHECK(f.code != diagnostic_code::grid_underfills_device);

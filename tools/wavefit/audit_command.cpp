@@ -256,14 +256,14 @@ command_output run(const audit_request& r) {
     std::string header = std::string(to_string(trace.format)) + " trace " + one_line(r.file) + ": " +
                          std::to_string(trace.kernels.dispatches()) + " kernel dispatches, " +
                          (trace.timed ? time_text(total) + " of kernel time, " : std::string()) +
-                         std::to_string(trace.kernels.groups().size()) +
-                         " kernels (name and launch configuration)";
+                         std::to_string(trace.kernels.groups().size()) + " kernels (name and launch configuration)";
     if (trace.skipped_rows > 0) header += ", " + std::to_string(trace.skipped_rows) + " rows skipped";
     header += "\ndevice: " + device_text(d) + " (" + device.label +
               (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
     if (!trace.timed)
-        header += "times unknown: the trace has no timestamps and no timestamps.csv is beside it, so the share of "
-                  "GPU time per kernel is unknown\n";
+        header +=
+            "times unknown: the trace has no timestamps and no timestamps.csv is beside it, so the share of "
+            "GPU time per kernel is unknown\n";
     if (!trace.times_from.empty()) {
         header += "times joined by Dispatch_ID from " + trace.times_from + " beside the trace";
         if (trace.untimed_dispatches > 0)
@@ -279,10 +279,11 @@ command_output run(const audit_request& r) {
 
     if (r.markdown) {
         std::string md = "## wavefit audit: " + one_line(r.file) + "\n\n";
-        md += "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
-              " dispatches, " +
-              (trace.timed ? time_text(total) + " of kernel time" : std::string("times unknown (ranked by dispatch count)")) +
-              ", on " + device_text(d) + ".\n\n";
+        md +=
+            "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
+            " dispatches, " +
+            (trace.timed ? time_text(total) + " of kernel time" : std::string("times unknown (ranked by dispatch count)")) +
+            ", on " + device_text(d) + ".\n\n";
         md += "| # | time | calls | mean | grid | block | regs | shared | occupancy | limiter |";
         md += any_trace_estimate ? " est. / trace |" : " est. |";
         md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -295,9 +296,8 @@ command_output run(const audit_request& r) {
                 if (c == '|' || c == '`') c = '\'';
             md += "| " + std::to_string(i + 1) + " | " + time_cell(percent_text(fraction(g)) + " " + time_text(g.total_ns)) +
                   " | " + std::to_string(g.dispatches) + " | " + time_cell(time_text(g.mean_ns())) + " | " +
-                  dims_short(g.launch.grid) + " | " +
-                  dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) + " | " +
-                  std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
+                  dims_short(g.launch.grid) + " | " + dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) +
+                  " | " + std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
                   std::string(to_string(row.audit.occupancy.limited_by)) + " |";
             md += " " + percent_text(row.audit.estimated_achieved);
             if (any_trace_estimate) md += " / " + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-");
@@ -337,22 +337,18 @@ command_output run(const audit_request& r) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const audited& row = rows[i];
         const kernel_group& g = row.group;
-        std::vector<std::string> cells{std::to_string(i + 1),
-                                       time_cell(percent_text(fraction(g))),
-                                       time_cell(time_text(g.total_ns)),
-                                       std::to_string(g.dispatches),
-                                       time_cell(time_text(g.mean_ns())),
-                                       dims_short(g.launch.grid),
-                                       dims_short(g.launch.block),
-                                       registers_text(d, g, row.audit)};
+        std::vector<std::string> cells{
+            std::to_string(i + 1),        time_cell(percent_text(fraction(g))), time_cell(time_text(g.total_ns)),
+            std::to_string(g.dispatches), time_cell(time_text(g.mean_ns())),    dims_short(g.launch.grid),
+            dims_short(g.launch.block),   registers_text(d, g, row.audit)};
         if (any_sgprs) cells.push_back(g.launch.sgprs ? std::to_string(*g.launch.sgprs) : "-");
         cells.push_back(std::to_string(g.launch.shared));
         if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
         cells.push_back(percent_text(row.audit.occupancy.occupancy));
         cells.emplace_back(to_string(row.audit.occupancy.limited_by));
-        cells.push_back(percent_text(row.audit.estimated_achieved) +
-                        (any_trace_estimate ? "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-")
-                                            : std::string()));
+        cells.push_back(
+            percent_text(row.audit.estimated_achieved) +
+            (any_trace_estimate ? "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") : std::string()));
         cells.push_back(cell_name(row.demangled));
         table.add_row(cells);
     }

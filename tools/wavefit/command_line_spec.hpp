@@ -196,19 +196,25 @@ struct action_spec {
 
 inline const std::vector<action_spec>& action_specs() {
     static const std::vector<action_spec> actions{
-        {subcommand::tuning, "show", "FILE [--json]",
+        {subcommand::tuning,
+         "show",
+         "FILE [--json]",
          "Prints, per device, kernel and size bucket of the tuning FILE, the tuned configuration against the\n"
          "plan, with the speedup, the spread of the measurements and the candidates measured. FILE may be\n"
          "gzip-compressed. Exit status 0; 1 when some lines are not records (the first is named on stderr);\n"
          "2 when FILE cannot be read, is not text, or holds no record.\n",
          {flags::json}},
-        {subcommand::tuning, "check", "FILE (--preset NAME | --device N) [--json]",
+        {subcommand::tuning,
+         "check",
+         "FILE (--preset NAME | --device N) [--json]",
          "Validates every record's configuration against the device, as a launch would before using it.\n"
          "Exit status 0 when every line is a record valid there; 1 when a record would be refused (wavefit never\n"
          "launches such a record, it plans instead) or a line is not a record; 2 when FILE cannot be read, is\n"
          "not text, or holds no record.\n",
          {flags::preset, flags::device, flags::json}},
-        {subcommand::tuning, "merge", "A B -o C [--json]",
+        {subcommand::tuning,
+         "merge",
+         "A B -o C [--json]",
          "Writes the records of A and B to C (B's record replaces A's of the same key), atomically. Exit status\n"
          "0; 1 when some lines of A or B are not records (C holds the records); 2 when A or B cannot be read, is\n"
          "not text, or holds no record (C is not written).\n",

@@ -465,8 +465,7 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         // The other CSVs of a rocprof-compute workload folder, which are no traces.
         csv_columns header;
         for (std::size_t i = 0; i < cells.size(); ++i) header.index.emplace(lower(cells[i]), i);
-        if (header.has("dispatch_id") && header.has("kernel_name") && !header.has("grid_size") &&
-            !header.has("grid_size_x"))
+        if (header.has("dispatch_id") && header.has("kernel_name") && !header.has("grid_size") && !header.has("grid_size_x"))
             fail(name,
                  "this is rocprof-compute's pmc_dispatch_info.csv, a list of dispatches without launch configurations; "
                  "audit the workload's pmc_perf.csv");

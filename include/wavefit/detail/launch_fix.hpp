@@ -125,8 +125,8 @@ constexpr std::optional<launch_fix> repaired_launch(const device_limits& d, cons
 // maximum, shared memory above what a block may use, no block that fits at all), or nothing is
 // wrong with the configuration (the shared memory opt-in is a call; a grid too small for the device
 // needs more work, not another configuration).
-constexpr std::optional<launch_fix> fix_config(const device_limits& d, const kernel_resources& k,
-                                               const launch_config& cfg, const finding& f,
+constexpr std::optional<launch_fix> fix_config(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
+                                               const finding& f,
                                                launch_work_shape shape = launch_work_shape::thread_per_item) noexcept {
     switch (f.code) {
         case diagnostic_code::shared_memory_exceeds_limit:
