@@ -78,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const cli::found_problem& p : r.problems) {
         if (p.entry == cli::notebook::npos) {
             // A name unknown to the notebook: shaped like an error name, as the log wrote it.
-            if (!cli::scan_detail::looks_like_error_name(p.unknown_name)) finding("an unknown name of another shape", p.unknown_name);
+            if (!cli::scan_detail::looks_like_error_name(p.unknown_name))
+                finding("an unknown name of another shape", p.unknown_name);
         } else if (p.entry >= book.entries().size() || !p.unknown_name.empty()) {
             finding("a problem names no entry");
         }

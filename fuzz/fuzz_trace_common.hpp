@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What the trace fuzz targets (fuzz_trace_csv, fuzz_trace_json) share: the bytes go to
 // wavefit::cli::read_trace through a source whose chunk size the first byte picks, and every trace
-// it accepts is audited on an AMD and an NVIDIA preset. Invariants:
+// it accepts is audited on an AMD and an NVIDIA preset. An input holding a line "===" is the trace
+// up to that line and, after it, the timestamps.csv joined to a rocprof-compute pmc_perf.csv
+// without times. Invariants:
 //   * only usage_error escapes, with a one-line message naming the input;
 //   * an accepted trace has dispatches, its groups add up to the totals (saturating), every grid
 //     is in blocks with a block that is not larger than the work-items it came from;
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include <wavefit/presets.hpp>
 #include <wavefit/trace_audit.hpp>
@@ -33,18 +36,28 @@ namespace fuzz_trace {
 inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::size_t chunk = 1 + data[0] % 64;
-    const char* bytes = reinterpret_cast<const char*>(data + 1);
-    const std::size_t length = size - 1;
-    std::size_t at = 0;
-    const wavefit::cli::trace_source source = [&](char* out, std::size_t capacity) {
-        const std::size_t n = std::min({capacity, chunk, length - at});
-        std::memcpy(out, bytes + at, n);
-        at += n;
-        return n;
+    std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
+    std::string_view stamps;
+    bool with_stamps = false;
+    if (const std::size_t split = input.find("\n===\n"); split != std::string_view::npos) {
+        stamps = input.substr(split + 5);
+        input = input.substr(0, split + 1);
+        with_stamps = true;
+    }
+    // A chunked source over `bytes`, as text_input delivers a file.
+    const auto chunked = [chunk](std::string_view bytes) {
+        return wavefit::cli::trace_source([bytes, chunk, at = std::size_t{0}](char* out, std::size_t capacity) mutable {
+            const std::size_t n = std::min({capacity, chunk, bytes.size() - at});
+            std::memcpy(out, bytes.data() + at, n);
+            at += n;
+            return n;
+        });
     };
+    const wavefit::cli::trace_source source = chunked(input);
+    const wavefit::cli::trace_source stamps_source = chunked(stamps);
     wavefit::cli::trace_contents trace;
     try {
-        trace = wavefit::cli::read_trace(source, "fuzz input");
+        trace = wavefit::cli::read_trace(source, "fuzz input", {}, with_stamps ? &stamps_source : nullptr);
     } catch (const wavefit::cli::usage_error& e) {
         const std::string message = e.what();
         if (message.empty() || message.find('\n') != std::string::npos || message.rfind("fuzz input: ", 0) != 0)
@@ -59,7 +72,8 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
         if (g.dispatches == 0) finding(target, "an empty group", g.launch.name);
     }
     if (dispatches != trace.kernels.dispatches() || total != trace.kernels.total_ns())
-        finding(target, "groups do not add up to the totals", std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
+        finding(target, "groups do not add up to the totals",
+                std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
     for (const wavefit::device_limits* d : {&wavefit::presets::mi300x, &wavefit::presets::h200}) {
         for (const wavefit::kernel_group& g : trace.kernels.groups()) {
             const wavefit::kernel_audit a = wavefit::audit_kernel(*d, g);
@@ -67,7 +81,8 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
                 if (f.code.empty() || f.message.empty() || f.fix.empty() ||
                     (f.severity != "error" && f.severity != "warning" && f.severity != "info"))
                     finding(target, "a finding without code, severity, message or fix", f.code + ": " + f.message);
-            if (a.occupancy.occupancy < 0.0 || a.occupancy.occupancy > 1.0) finding(target, "occupancy outside 0..1", g.launch.name);
+            if (a.occupancy.occupancy < 0.0 || a.occupancy.occupancy > 1.0)
+                finding(target, "occupancy outside 0..1", g.launch.name);
         }
     }
     return 0;

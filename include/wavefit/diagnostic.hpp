@@ -29,6 +29,7 @@ WAVEFIT_BEGIN_NAMESPACE
     X(grid_dim_exceeds_device_limit, error)    \
     X(work_items_exceed_dispatch_limit, error) \
     X(block_not_wave_multiple, warning)        \
+    X(grid_underfills_device, warning)         \
     X(negative_size, error)                    \
     X(contract_allows_no_block, error)
 

@@ -203,7 +203,7 @@ static_assert(every_diagnostic_explained(), "wavefit: a diagnostic code has no e
 
 }  // namespace detail::explain_impl
 
-// Every entry: runtime errors in HIP number order, then log lines, then the ten diagnostic codes.
+// Every entry: runtime errors in HIP number order, then log lines, then the diagnostic codes.
 constexpr explanation_list all_error_explanations() noexcept {
     return explanation_list(detail::explain_impl::table, detail::explain_impl::table_size);
 }

@@ -313,6 +313,14 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                               "concurrently with other work on another stream"});
     }
 
+    // A grid of at least one block per CU/SM that still leaves a quarter or more of the resident-block
+    // slots empty: the same finding as `wavefit check`'s (detail/grid_fill.hpp), for every format.
+    if (launchable && blocks >= d.compute_units)
+        if (const std::optional<finding> fill = detail::grid_underfill_finding(d, a.resources, a.config)) {
+            const diagnostic dg = describe(*fill, d, a.resources, a.config);
+            a.findings.push_back({std::string(to_string(dg.code)), "warning", dg.message, dg.fix});
+        }
+
     if (launchable && a.occupancy.fits() && d.compute_units > 0) {
         const std::uint64_t slots = detail::saturating_mul(a.occupancy.active_blocks_per_cu, d.compute_units);
         if (slots > 0 && blocks > slots) {

@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "detail/arithmetic.hpp"
+#include "detail/grid_fill.hpp"
 #include "detail/launch_fix.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
@@ -178,12 +179,13 @@ inline std::string fix_config_text(const launch_fix& fix, const launch_config& c
     }
     const bool one_dimensional = cfg.grid.y == 1 && cfg.grid.z == 1 && cfg.block.y == 1 && cfg.block.z == 1;
     const bool counted = cfg.grid.x != 0 && cfg.block.x != 0 && !product_exceeds(cfg.grid.x, cfg.block.x, u64_max);
-    const std::string threads = one_dimensional && counted ? "the " + num(cfg.grid.x * cfg.block.x) + " threads in x"
-                                                           : "the launch's threads";
+    const std::string threads =
+        one_dimensional && counted ? "the " + num(cfg.grid.x * cfg.block.x) + " threads in x" : "the launch's threads";
     if (fix.grid_stride) return text + " with a grid-stride loop in the kernel over the rest of " + threads;
     if (cfg.grid.has_zero() || cfg.block.has_zero()) return text;  // no threads to keep
-    return text + ", which covers " + (one_dimensional && counted ? "the same " + threads.substr(4)
-                                                                  : std::string("the same threads in every dimension"));
+    return text + ", which covers " +
+           (one_dimensional && counted ? "the same " + threads.substr(4)
+                                       : std::string("the same threads in every dimension"));
 }
 
 // ": e.g. grid ... x block ..." for the fix of `f`, or "" where the fix names no configuration.
@@ -260,9 +262,10 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::block_exceeds_device_max_threads:
             out.message = "block " + dims_text(cfg.block) + " = " + num(f.value) + " threads exceeds the maximum of " +
                           num(f.limit) + " threads per block on " + dev;
-            out.fix = "use at most " + num(f.limit) + " threads per block" + example +
-                      (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave"
-                                  : "");
+            out.fix =
+                "use at most " + num(f.limit) + " threads per block" + example +
+                (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave"
+                            : "");
             break;
         case diagnostic_code::block_exceeds_kernel_max_threads:
             out.message = "block of " + num(f.value) + " threads exceeds this kernel's own maximum of " + num(f.limit) +
@@ -351,9 +354,9 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::grid_dim_exceeds_device_limit: {
             out.message = "grid " + axis + " = " + num(f.value) + " exceeds the maximum grid " + axis + " of " +
                           detail::limit_text(f.limit) + " on " + dev + " (grid " + dims_text(cfg.grid) + ")";
-            out.fix = "use grid " + axis + " <= " + num(f.limit) + " and loop over the rest in the kernel (a grid-stride loop)" +
-                      example + ", or move the excess into " + (f.axis == 0 ? "y" : "x") +
-                      "; wavefit::plan clamps and tells you when to stride";
+            out.fix = "use grid " + axis + " <= " + num(f.limit) +
+                      " and loop over the rest in the kernel (a grid-stride loop)" + example + ", or move the excess into " +
+                      (f.axis == 0 ? "y" : "x") + "; wavefit::plan clamps and tells you when to stride";
             break;
         }
         case diagnostic_code::work_items_exceed_dispatch_limit: {
@@ -385,6 +388,22 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                                     " are scheduled and " + num(idle) + " lanes idle";
             out.fix = "use a multiple of " + num(d.wave_size) + " threads per block" + example +
                       (d.is_amd() ? "; code that assumes 32-thread warps wastes half of each wave on gfx9" : "");
+            break;
+        }
+        case diagnostic_code::grid_underfills_device: {
+            // value: the grid's blocks; limit: the device's resident-block slots (detail/grid_fill.hpp).
+            const std::uint64_t per_cu = d.compute_units == 0 ? 0 : f.limit / d.compute_units;
+            const std::uint64_t percent = f.limit == 0 ? 0 : (detail::saturating_mul(f.value, 100) + f.limit / 2) / f.limit;
+            out.message = "the grid of " + detail::plural(f.value, "block") + " fills " +
+                          (percent == 0 ? std::string("under 1%") : num(percent) + "%") + " of the " + num(f.limit) +
+                          " resident-block slots of " + dev + " (" + num(per_cu) + " blocks of " + num(threads) +
+                          " threads per " + cu + " x " + num(d.compute_units) + " " + cu + "s): " + num(f.limit - f.value) +
+                          " slots stay empty for the whole kernel";
+            out.fix =
+                "give each launch more work (batch more rows or tensors into one launch, fuse small kernels) or "
+                "run independent kernels concurrently on other streams; where each thread loops over much work, "
+                "spread it over more threads: " +
+                num(f.limit) + " blocks of " + num(threads) + " threads fill every slot once";
             break;
         }
         case diagnostic_code::negative_size:

@@ -163,9 +163,10 @@ TEST_CASE("the memory fault line gives its node and reason", "[log_scan]") {
     CHECK(book.entries()[p.entry].name == "hipErrorIllegalAddress");
     CHECK(p.numbers == std::vector<std::pair<std::string, std::uint64_t>>{{"node", 4}, {"address", 0}});
     // Issue 20: an address of (nil), 0x0 or 0x1000 is a null pointer, and the cause says so.
-    CHECK(p.from_line->cause == "This log: the GPU node-4 faulted on address (nil) (Reason: Page not present or "
-                                "supervisor privilege), in the first pages of the address space, which nothing maps: "
-                                "a null pointer.");
+    CHECK(p.from_line->cause ==
+          "This log: the GPU node-4 faulted on address (nil) (Reason: Page not present or "
+          "supervisor privilege), in the first pages of the address space, which nothing maps: "
+          "a null pointer.");
     CHECK(p.from_line->fix.find("dereferenced a null pointer: a buffer never allocated") != std::string::npos);
 }
 
@@ -184,7 +185,8 @@ TEST_CASE("a memory fault near address 0 is a null pointer plus an offset; a hig
     CHECK(page.from_line->fix.find("a null pointer plus an offset of 4096 bytes") != std::string::npos);
     CHECK(page.numbers.back() == std::pair<std::string, std::uint64_t>{"address", 4096});
     const cli::found_problem high = fault("0x7fe55fb03000");
-    CHECK(high.from_line->cause == "This log: the GPU node-2 faulted with Reason: Page not present or supervisor privilege.");
+    CHECK(high.from_line->cause ==
+          "This log: the GPU node-2 faulted with Reason: Page not present or supervisor privilege.");
     CHECK(high.from_line->fix.find("null pointer") == std::string::npos);
     // An address that does not fit 64 bits is no number at all.
     CHECK(fault("0x1234567890abcdef0").numbers.size() == 1);

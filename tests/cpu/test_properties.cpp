@@ -703,10 +703,10 @@ random_launch random_invalid_launch(random_source& rnd, const device_limits& d) 
         k.static_shared = rnd.chance(0.6) ? 0 : rnd.between(0, rnd.chance(0.1) ? 2 * d.shared_per_block_optin : 16384);
         k.max_threads_per_block = rnd.chance(0.5) ? 0 : rnd.between32(1, 1100);
         const std::uint64_t dynamic = rnd.chance(0.6) ? 0 : rnd.between(0, d.shared_per_block_optin);
-        l.config = launch_config{dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
-                                 dims{block_axis(d.max_block.x, true), block_axis(d.max_block.y, false),
-                                      block_axis(d.max_block.z, false)},
-                                 dynamic};
+        l.config = launch_config{
+            dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
+            dims{block_axis(d.max_block.x, true), block_axis(d.max_block.y, false), block_axis(d.max_block.z, false)},
+            dynamic};
         if (wavefit::find_problems(d, k, l.config).has_error()) return l;
     }
 }

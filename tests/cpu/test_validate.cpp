@@ -71,11 +71,12 @@ TEST_CASE("diagnostic codes have the contract's spellings and severities", "[val
         {diagnostic_code::grid_dim_exceeds_device_limit, "grid_dim_exceeds_device_limit", severity::error},
         {diagnostic_code::work_items_exceed_dispatch_limit, "work_items_exceed_dispatch_limit", severity::error},
         {diagnostic_code::block_not_wave_multiple, "block_not_wave_multiple", severity::warning},
+        {diagnostic_code::grid_underfills_device, "grid_underfills_device", severity::warning},
         // Added with the kernel's contract (the contract's ten are unchanged).
         {diagnostic_code::negative_size, "negative_size", severity::error},
         {diagnostic_code::contract_allows_no_block, "contract_allows_no_block", severity::error},
     };
-    REQUIRE(wavefit::diagnostic_code_count == 12);
+    REQUIRE(wavefit::diagnostic_code_count == 13);
     for (const row& x : rows) {
         CAPTURE(x.name);
         REQUIRE(wavefit::to_string(x.code) == x.name);
@@ -481,4 +482,34 @@ TEST_CASE("sizes near 2^64 never wrap: products saturate and are reported as suc
             require_present(o, diagnostic_code::grid_dim_exceeds_device_limit, {"18446744073709551615"});
         }
     }
+}
+
+TEST_CASE("a valid grid that leaves a quarter or more of the resident-block slots empty is grid_underfills_device",
+          "[validate][grid_fill]") {
+    // Issue 20, on the 110 CUs of an MI250X: a softmax of 391 blocks of 256 threads (8 per CU: 880 slots,
+    // 44%) and a reduction of 128 blocks of 1024 (2 per CU: 220 slots, 58%).
+    const wavefit::device_limits& d = presets::mi250x;
+    const auto fill = [&](std::uint64_t grid, std::uint64_t block) {
+        return wavefit::detail::grid_underfill_finding(d, kernel_resources{}, cfg(dims{grid}, dims{block}));
+    };
+    const auto softmax = fill(391, 256);
+    REQUIRE(softmax.has_value());
+    CHECK((softmax->code == diagnostic_code::grid_underfills_device && softmax->value == 391 && softmax->limit == 880));
+    const wavefit::diagnostic text = wavefit::describe(*softmax, d, kernel_resources{}, cfg(dims{391}, dims{256}));
+    CHECK(text.severity == severity::warning);
+    CHECK(contains(text.message,
+                   "the grid of 391 blocks fills 44% of the 880 resident-block slots of MI250X (gfx90a) "
+                   "(8 blocks of 256 threads per CU x 110 CUs): 489 slots stay empty"));
+    CHECK(contains(text.fix, "880 blocks of 256 threads fill every slot once"));
+    const auto reduction = fill(128, 1024);
+    REQUIRE(reduction.has_value());
+    CHECK((reduction->value == 128 && reduction->limit == 220));
+    // 75% and more is no finding, nor a grid beyond the slots (tail_imbalance is audit's), nor 0 slots.
+    CHECK_FALSE(fill(660, 256).has_value());
+    CHECK_FALSE(fill(5000, 256).has_value());
+    CHECK_FALSE(
+        wavefit::detail::grid_underfill_finding(d, kernel_resources{0, 0, 80 * 1024}, cfg(dims{1}, dims{256})).has_value());
+    // Validation never reports it: it is about the work, not about whether the launch can run.
+    for (const wavefit::finding& f : wavefit::find_problems(d, kernel_resources{}, cfg(dims{391}, dims{256})))
+        CHECK(f.code != diagnostic_code::grid_underfills_device);
 }

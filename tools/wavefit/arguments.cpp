@@ -462,7 +462,8 @@ help_request help_for(const std::vector<std::string_view>& words) {
     if (words.empty()) return help_request{};
     const subcommand_spec* spec = find_subcommand(words[0]);
     if (spec == nullptr)
-        throw usage_error("no help for " + quoted(words[0]) + "; expected " + subcommand_names() + " (see `wavefit --help`)");
+        throw usage_error("no help for " + quoted(words[0]) + "; expected " + subcommand_names() +
+                          " (see `wavefit --help`)");
     if (words.size() == 1) return help_request{spec->id, {}};
     const action_spec* action = find_action(spec->id, words[1]);
     if (action == nullptr || words.size() > 2) {

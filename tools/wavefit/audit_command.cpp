@@ -136,6 +136,9 @@ command_output run(const audit_request& r) {
         return total == 0 ? 0.0 : static_cast<double>(g.total_ns) / static_cast<double>(total);
     };
     const std::string trace_device = trace.device_name.empty() ? trace.device_arch : trace.device_name;
+    // Without times (a pmc_perf.csv alone) the time columns say "-" and kernels rank by dispatch count
+    // (kernel_grouping::sorted ranks by time, then dispatches: all times are 0 then).
+    const auto time_cell = [&trace](const std::string& text) { return trace.timed ? text : std::string("-"); };
 
     if (r.json) {
         json_writer json;
@@ -154,6 +157,15 @@ command_output run(const audit_request& r) {
         json.key("kernels").value(static_cast<std::uint64_t>(trace.kernels.groups().size()));
         json.key("shown").value(static_cast<std::uint64_t>(rows.size()));
         json.key("skipped_rows").value(trace.skipped_rows);
+        // Beyond the contract: whether the times are known, and where they came from.
+        json.key("timed").value(trace.timed);
+        json.key("ranked_by").value(trace.timed ? "gpu_time" : "dispatches");
+        json.key("times_from");
+        if (trace.times_from.empty())
+            json.null();
+        else
+            json.value(trace.times_from);
+        json.key("untimed_dispatches").value(trace.untimed_dispatches);
         json.end_object();
         json.key("kernels").begin_array();
         for (const audited& row : rows) {
@@ -242,26 +254,39 @@ command_output run(const audit_request& r) {
     const bool any_trace_estimate =
         std::any_of(rows.begin(), rows.end(), [](const audited& a) { return a.group.trace_occupancy().has_value(); });
     std::string header = std::string(to_string(trace.format)) + " trace " + one_line(r.file) + ": " +
-                         std::to_string(trace.kernels.dispatches()) + " kernel dispatches, " + time_text(total) +
-                         " of kernel time, " + std::to_string(trace.kernels.groups().size()) +
-                         " kernels (name and launch configuration)";
+                         std::to_string(trace.kernels.dispatches()) + " kernel dispatches, " +
+                         (trace.timed ? time_text(total) + " of kernel time, " : std::string()) +
+                         std::to_string(trace.kernels.groups().size()) + " kernels (name and launch configuration)";
     if (trace.skipped_rows > 0) header += ", " + std::to_string(trace.skipped_rows) + " rows skipped";
     header += "\ndevice: " + device_text(d) + " (" + device.label +
               (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
-    header += "top " + std::to_string(rows.size()) + " by GPU time; occupancy = modelled (resident " +
-              std::string(d.wave_word()) + "s / maximum)";
-    if (any_trace_estimate) header += ", grid-capped estimate beside the trace's own";
+    if (!trace.timed)
+        header +=
+            "times unknown: the trace has no timestamps and no timestamps.csv is beside it, so the share of "
+            "GPU time per kernel is unknown\n";
+    if (!trace.times_from.empty()) {
+        header += "times joined by Dispatch_ID from " + trace.times_from + " beside the trace";
+        if (trace.untimed_dispatches > 0)
+            header += " (" + std::to_string(trace.untimed_dispatches) + " dispatches without a row there count 0 ns)";
+        header += "\n";
+    }
+    header += "top " + std::to_string(rows.size()) + (trace.timed ? " by GPU time" : " by dispatch count") +
+              "; occupancy = modelled (resident " + std::string(d.wave_word()) + "s / maximum)";
+    // The grid-capped estimate for every format; beside the trace's own where the trace has one (Kineto).
+    header += any_trace_estimate ? ", grid-capped estimate beside the trace's own"
+                                 : "; est. = capped by the grid (blocks per " + cu + " the grid can supply)";
     header += "\n\n";
 
     if (r.markdown) {
         std::string md = "## wavefit audit: " + one_line(r.file) + "\n\n";
-        md += "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
-              " dispatches, " + time_text(total) + " of kernel time, on " + device_text(d) + ".\n\n";
+        md +=
+            "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
+            " dispatches, " +
+            (trace.timed ? time_text(total) + " of kernel time" : std::string("times unknown (ranked by dispatch count)")) +
+            ", on " + device_text(d) + ".\n\n";
         md += "| # | time | calls | mean | grid | block | regs | shared | occupancy | limiter |";
-        if (any_trace_estimate) md += " est. / trace |";
-        md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|";
-        if (any_trace_estimate) md += "---|";
-        md += "---|\n";
+        md += any_trace_estimate ? " est. / trace |" : " est. |";
+        md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         std::string details;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const audited& row = rows[i];
@@ -269,14 +294,14 @@ command_output run(const audit_request& r) {
             std::string name = row.demangled;
             for (char& c : name)
                 if (c == '|' || c == '`') c = '\'';
-            md += "| " + std::to_string(i + 1) + " | " + percent_text(fraction(g)) + " " + time_text(g.total_ns) + " | " +
-                  std::to_string(g.dispatches) + " | " + time_text(g.mean_ns()) + " | " + dims_short(g.launch.grid) + " | " +
-                  dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) + " | " +
-                  std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
+            md += "| " + std::to_string(i + 1) + " | " + time_cell(percent_text(fraction(g)) + " " + time_text(g.total_ns)) +
+                  " | " + std::to_string(g.dispatches) + " | " + time_cell(time_text(g.mean_ns())) + " | " +
+                  dims_short(g.launch.grid) + " | " + dims_short(g.launch.block) + " | " + registers_text(d, g, row.audit) +
+                  " | " + std::to_string(g.launch.shared) + " | " + percent_text(row.audit.occupancy.occupancy) + " | " +
                   std::string(to_string(row.audit.occupancy.limited_by)) + " |";
-            if (any_trace_estimate)
-                md += " " + percent_text(row.audit.estimated_achieved) + " / " +
-                      (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") + " |";
+            md += " " + percent_text(row.audit.estimated_achieved);
+            if (any_trace_estimate) md += " / " + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-");
+            md += " |";
             md += " `" + cell_name(name) + "` |\n";
             if (!row.audit.findings.empty()) {
                 details += "\n**" + std::to_string(i + 1) + ". `" + cell_name(name) + "`**\n\n";
@@ -305,7 +330,7 @@ command_output run(const audit_request& r) {
     if (any_scratch) column("scratch", align::right);
     column("occupancy", align::right);
     column("limiter", align::left);
-    if (any_trace_estimate) column("est./trace", align::right);
+    column(any_trace_estimate ? "est./trace" : "est.", align::right);
     column("kernel", align::left);
     text_table table(columns);
     table.add_row(head);
@@ -313,16 +338,17 @@ command_output run(const audit_request& r) {
         const audited& row = rows[i];
         const kernel_group& g = row.group;
         std::vector<std::string> cells{
-            std::to_string(i + 1),  percent_text(fraction(g)), time_text(g.total_ns),      std::to_string(g.dispatches),
-            time_text(g.mean_ns()), dims_short(g.launch.grid), dims_short(g.launch.block), registers_text(d, g, row.audit)};
+            std::to_string(i + 1),        time_cell(percent_text(fraction(g))), time_cell(time_text(g.total_ns)),
+            std::to_string(g.dispatches), time_cell(time_text(g.mean_ns())),    dims_short(g.launch.grid),
+            dims_short(g.launch.block),   registers_text(d, g, row.audit)};
         if (any_sgprs) cells.push_back(g.launch.sgprs ? std::to_string(*g.launch.sgprs) : "-");
         cells.push_back(std::to_string(g.launch.shared));
         if (any_scratch) cells.push_back(std::to_string(g.launch.scratch));
         cells.push_back(percent_text(row.audit.occupancy.occupancy));
         cells.emplace_back(to_string(row.audit.occupancy.limited_by));
-        if (any_trace_estimate)
-            cells.push_back(percent_text(row.audit.estimated_achieved) + "/" +
-                            (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-"));
+        cells.push_back(
+            percent_text(row.audit.estimated_achieved) +
+            (any_trace_estimate ? "/" + (g.trace_occupancy() ? percent_text(*g.trace_occupancy()) : "-") : std::string()));
         cells.push_back(cell_name(row.demangled));
         table.add_row(cells);
     }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `wavefit check`: an explicit grid and block, validated the way wavefit::launch validates them.
+#include <optional>  // the grid-fill finding
+
+#include <wavefit/detail/grid_fill.hpp>
 #include <wavefit/detail/text.hpp>
 #include <wavefit/validate.hpp>
 
@@ -17,8 +20,12 @@ command_output run(const check_request& r) {
     const auto shape = r.work_shape == 1   ? detail::launch_work_shape::block_per_unit
                        : r.work_shape == 2 ? detail::launch_work_shape::group_per_unit
                                            : detail::launch_work_shape::thread_per_item;
-    const std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg, shape, r.group_threads);
+    std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg, shape, r.group_threads);
     const bool valid = is_launchable(d, subject.resources, cfg);
+    // Not a validity rule: how much of the device the valid launch fills (the same finding as audit's).
+    if (valid)
+        if (const std::optional<finding> fill = detail::grid_underfill_finding(d, subject.resources, cfg))
+            diagnostics.push_back(describe(*fill, d, subject.resources, cfg));
     const int exit_code = valid ? 0 : 1;
 
     if (r.json) {

@@ -205,11 +205,13 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "`nsys stats -r cuda_gpu_trace -f csv`, or a PyTorch profiler (Kineto) chrome trace. Groups the kernel\n"
          "dispatches by name and launch configuration, most GPU time first, and for each shows grid (blocks),\n"
          "block, registers (AMD: the unified VGPR+AGPR count), shared memory, the modelled occupancy and what\n"
-         "limits it, and findings: idle_lanes, scratch_spill, grid_smaller_than_device, tail_imbalance,\n"
-         "work_items_near_dispatch_limit, low_occupancy, and any error `check` reports. The device comes from\n"
-         "the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf sysinfo.csv or\n"
-         "rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0 with a report\n"
-         "(findings do not change it), 2 when FILE is unreadable or no trace, or the device is unknown.\n",
+         "limits it, and findings: idle_lanes, scratch_spill, grid_smaller_than_device, grid_underfills_device,\n"
+         "tail_imbalance, work_items_near_dispatch_limit, low_occupancy, and any error `check` reports. The\n"
+         "device comes from the trace where it names one (Kineto deviceProperties, rocprofv3 agents, omniperf\n"
+         "sysinfo.csv or rocprofv3 agent_info.csv beside the file); otherwise --preset is required. Exit status 0\n"
+         "with a report (findings do not change it), 2 when FILE is unreadable or no trace, or the device is\n"
+         "unknown. A rocprof-compute pmc_perf.csv takes its times from the timestamps.csv beside it; without\n"
+         "one, kernels are ranked by dispatch count.\n",
          {{"--preset", "NAME", "the device the trace was recorded on (overrides what the trace says)"},
           {"--top", "N", "show the N kernels with the most GPU time (default 10; 0 = all)"},
           flags::json,
@@ -230,19 +232,25 @@ struct action_spec {
 
 inline const std::vector<action_spec>& action_specs() {
     static const std::vector<action_spec> actions{
-        {subcommand::tuning, "show", "FILE [--json]",
+        {subcommand::tuning,
+         "show",
+         "FILE [--json]",
          "Prints, per device, kernel and size bucket of the tuning FILE, the tuned configuration against the\n"
          "plan, with the speedup, the spread of the measurements and the candidates measured. FILE may be\n"
          "gzip-compressed. Exit status 0; 1 when some lines are not records (the first is named on stderr);\n"
          "2 when FILE cannot be read, is not text, or holds no record.\n",
          {flags::json}},
-        {subcommand::tuning, "check", "FILE (--preset NAME | --device N) [--json]",
+        {subcommand::tuning,
+         "check",
+         "FILE (--preset NAME | --device N) [--json]",
          "Validates every record's configuration against the device, as a launch would before using it.\n"
          "Exit status 0 when every line is a record valid there; 1 when a record would be refused (wavefit never\n"
          "launches such a record, it plans instead) or a line is not a record; 2 when FILE cannot be read, is\n"
          "not text, or holds no record.\n",
          {flags::preset, flags::device, flags::json}},
-        {subcommand::tuning, "merge", "A B -o C [--json]",
+        {subcommand::tuning,
+         "merge",
+         "A B -o C [--json]",
          "Writes the records of A and B to C (B's record replaces A's of the same key), atomically. Exit status\n"
          "0; 1 when some lines of A or B are not records (C holds the records); 2 when A or B cannot be read, is\n"
          "not text, or holds no record (C is not written).\n",

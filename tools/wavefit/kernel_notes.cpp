@@ -89,10 +89,11 @@ kernel_note unoptimised_note(std::string_view target, std::size_t count) {
     const std::string which = count == 1 ? "the one kernel for " + terminal_safe(target) + " spills and uses"
                                          : "all " + std::to_string(count) + " kernels for " + terminal_safe(target) +
                                                " use scratch, and most spill and use";
-    return {true, which + " a dynamic stack: this looks like a build without optimisation (-O0; e.g. CMake's HIP "
-                          "language without CMAKE_BUILD_TYPE passes no -O flag), where every kernel spills whatever its "
-                          "launch bound. Rebuild with -O2 or -O3 (CMAKE_BUILD_TYPE=Release or RelWithDebInfo) before "
-                          "reading registers, spills and occupancy"};
+    return {true, which +
+                      " a dynamic stack: this looks like a build without optimisation (-O0; e.g. CMake's HIP "
+                      "language without CMAKE_BUILD_TYPE passes no -O flag), where every kernel spills whatever its "
+                      "launch bound. Rebuild with -O2 or -O3 (CMAKE_BUILD_TYPE=Release or RelWithDebInfo) before "
+                      "reading registers, spills and occupancy"};
 }
 
 std::string feature_mismatch_text(const selected_device& device, std::string_view code_target_id) {

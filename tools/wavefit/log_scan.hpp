@@ -212,10 +212,10 @@ inline void skip_spaces(std::string_view s, std::size_t& at) {
 // Whether `word` (as written) has the shape of a runtime error name: hipError, cudaError or
 // HSA_STATUS_ERROR_ followed by an upper-case letter (so hipError_t and cudaError_t, the types, are not).
 inline bool looks_like_error_name(std::string_view word) {
-    for (const std::string_view prefix : {std::string_view("hipError"), std::string_view("cudaError"),
-                                          std::string_view("HSA_STATUS_ERROR_")})
-        if (word.size() > prefix.size() && word.substr(0, prefix.size()) == prefix &&
-            word[prefix.size()] >= 'A' && word[prefix.size()] <= 'Z')
+    for (const std::string_view prefix :
+         {std::string_view("hipError"), std::string_view("cudaError"), std::string_view("HSA_STATUS_ERROR_")})
+        if (word.size() > prefix.size() && word.substr(0, prefix.size()) == prefix && word[prefix.size()] >= 'A' &&
+            word[prefix.size()] <= 'Z')
             return true;
     return false;
 }
@@ -633,8 +633,8 @@ private:
                     }
                 }
             } else {
-                const auto it = word.size() >= shortest_name_ && word.size() <= longest_name_ ? names_.find(word)
-                                                                                              : names_.end();
+                const auto it =
+                    word.size() >= shortest_name_ && word.size() <= longest_name_ ? names_.find(word) : names_.end();
                 if (it != names_.end()) {
                     note(it->second, text, begin);
                 } else if (scan_detail::looks_like_error_name(text.substr(begin, i - begin))) {

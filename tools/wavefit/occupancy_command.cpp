@@ -84,14 +84,13 @@ command_output run(const occupancy_request& r) {
         if (o.limited_by != limiter::block_size) continue;
         text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds ";
         if (o.block_threads > d.max_threads_per_block) {
-            text += "the maximum of " + std::to_string(d.max_threads_per_block) + " threads per block of " +
-                    device_text(d) + "; no launch of it can run there\n";
+            text += "the maximum of " + std::to_string(d.max_threads_per_block) + " threads per block of " + device_text(d) +
+                    "; no launch of it can run there\n";
             continue;
         }
         text += "this kernel's own maximum of " + std::to_string(kernel_max_threads(d, subject.resources)) + " threads";
         const std::uint32_t api = runtime_api_blocks(d, subject.resources, o, r.kernel.dynamic_shared);
-        if (api > 0)
-            text += "; the runtime's occupancy API reports " + std::to_string(api) + " here, but the launch fails";
+        if (api > 0) text += "; the runtime's occupancy API reports " + std::to_string(api) + " here, but the launch fails";
         text += "\n";
     }
     // What would gain one more wave: at --block, else at the smallest block of the best occupancy.

@@ -8,6 +8,7 @@
 #include <algorithm>      // std::min
 #include <cmath>          // std::llround
 #include <cstdio>         // std::FILE
+#include <memory>         // the timestamps.csv beside a pmc_perf.csv
 #include <string>         // cells
 #include <unordered_map>  // columns, symbols
 #include <utility>        // std::move
@@ -155,7 +156,7 @@ unit_column nsys_column(const std::vector<std::string>& header, std::string_view
 
 struct csv_layout {
     trace_format format;
-    long name = -1, start = -1, end = -1, duration = -1;
+    long name = -1, start = -1, end = -1, duration = -1, dispatch_id = -1;
     long grid[3] = {-1, -1, -1}, block[3] = {-1, -1, -1};
     long arch_vgpr = -1, accum_vgpr = -1, vgpr = -1, sgpr = -1, lds = -1, scratch = -1, registers = -1;
     unit_column nsys_duration, nsys_static, nsys_dynamic;
@@ -219,6 +220,7 @@ std::optional<csv_layout> layout_of(const std::vector<std::string>& header) {
     if (c.has("kernel_name") && c.has("grid_size") && c.has("workgroup_size")) {
         l.format = trace_format::omniperf_csv;
         l.name = c.find({"kernel_name"});
+        l.dispatch_id = c.find({"dispatch_id"});
         l.grid[0] = c.find({"grid_size"});
         l.block[0] = c.find({"workgroup_size"});
         l.start = c.find({"start_timestamp"});
@@ -245,6 +247,8 @@ std::string missing_columns(const csv_layout& l) {
     need(l.block[0], "block size");
     if (l.format == trace_format::nsys_csv) {
         need(l.nsys_duration.column, "Duration");
+    } else if (l.format == trace_format::omniperf_csv) {
+        // rocprof-compute's pmc_perf.csv has no times of its own: timestamps.csv beside it has them.
     } else if (l.duration < 0) {
         need(l.start, "start timestamp");
         need(l.end, "end timestamp");
@@ -276,8 +280,10 @@ std::optional<std::uint64_t> scaled_at(const std::vector<std::string>& cells, co
 }
 
 // One data row to a dispatch, or nothing for a row that is no kernel dispatch (nsys memcpy rows)
-// or lacks a readable launch configuration or time.
-std::optional<trace_dispatch> dispatch_of(const csv_layout& l, const std::vector<std::string>& cells) {
+// or lacks a readable launch configuration or time. `joined_ns`: the dispatch's time from elsewhere
+// (timestamps.csv for a pmc_perf.csv), used instead of the row's own columns.
+std::optional<trace_dispatch> dispatch_of(const csv_layout& l, const std::vector<std::string>& cells,
+                                          std::optional<std::uint64_t> joined_ns = std::nullopt) {
     trace_dispatch t;
     const std::string* name = cell_at(cells, l.name);
     if (name == nullptr || name->empty()) return std::nullopt;
@@ -308,7 +314,9 @@ std::optional<trace_dispatch> dispatch_of(const csv_layout& l, const std::vector
         t.shared = detail::saturating_add(stat, dyn);
         return t;
     }
-    if (l.duration >= 0 && uint_at(cells, l.duration)) {
+    if (joined_ns) {
+        t.duration_ns = *joined_ns;
+    } else if (l.duration >= 0 && uint_at(cells, l.duration)) {
         t.duration_ns = *uint_at(cells, l.duration);
     } else {
         const auto s = uint_at(cells, l.start);
@@ -322,6 +330,69 @@ std::optional<trace_dispatch> dispatch_of(const csv_layout& l, const std::vector
     t.shared = uint_at(cells, l.lds).value_or(0);
     t.scratch = uint_at(cells, l.scratch).value_or(0);
     return t;
+}
+
+// The times of a rocprof-compute workload's timestamps.csv, found by Dispatch_ID while pmc_perf.csv
+// is read. rocprof-compute writes both files in dispatch order (its own join, replace_timestamps,
+// goes row by row), so the two are walked in lockstep: memory stays one line, whatever the size.
+class timestamp_join {
+public:
+    timestamp_join(const trace_source& source, std::string name) : lines_(source, {}), name_(std::move(name)) {
+        std::string line;
+        std::vector<std::string> header;
+        while (lines_.next(line) && lines_.number() <= header_search_lines) {
+            if (lines_.number() == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+            if (lines_.truncated() || line.empty()) continue;
+            detail::split_csv_line(line, header);
+            csv_columns c;
+            for (std::size_t i = 0; i < header.size(); ++i) c.index.emplace(lower(header[i]), i);
+            id_ = c.find({"dispatch_id"});
+            start_ = c.find({"start_timestamp"});
+            end_ = c.find({"end_timestamp"});
+            break;
+        }
+    }
+    // Whether the file has the three columns the join needs.
+    bool usable() const noexcept { return id_ >= 0 && start_ >= 0 && end_ >= 0; }
+    const std::string& name() const noexcept { return name_; }
+
+    // The duration of dispatch `id`; nullopt when no row has it (rows are read up to the first
+    // Dispatch_ID not below `id`, so the dispatches must come in the same, ascending, order).
+    std::optional<std::uint64_t> duration_of(std::uint64_t id) {
+        while (!current_ || current_->first < id) {
+            if (!advance()) return std::nullopt;
+        }
+        if (current_->first != id) return std::nullopt;
+        return current_->second;
+    }
+
+private:
+    bool advance() {
+        std::string line;
+        while (lines_.next(line)) {
+            if (lines_.truncated() || line.empty()) continue;
+            detail::split_csv_line(line, cells_);
+            const auto id = uint_at(cells_, id_);
+            const auto s = uint_at(cells_, start_);
+            const auto e = uint_at(cells_, end_);
+            if (!id || !s || !e) continue;
+            current_ = std::make_pair(*id, *e >= *s ? *e - *s : 0);
+            return true;
+        }
+        return false;
+    }
+
+    line_reader lines_;
+    std::string name_;
+    std::vector<std::string> cells_;
+    long id_ = -1, start_ = -1, end_ = -1;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> current_;  // Dispatch_ID, duration
+};
+
+// The directory part of `path` ("" for a bare file name), with its slash.
+std::string directory_of(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
 // What omniperf's sysinfo.csv or rocprofv3's agent_info.csv beside the trace says about the GPU.
@@ -375,7 +446,8 @@ void read_sibling_device(const std::string& path, trace_format format, trace_con
     }
 }
 
-void read_csv(line_reader& lines, const std::string& name, const std::string& path, trace_contents& out) {
+void read_csv(line_reader& lines, const std::string& name, const std::string& path, trace_contents& out,
+              const trace_source* timestamps) {
     std::string line;
     std::vector<std::string> cells;
     std::optional<csv_layout> layout;
@@ -390,6 +462,17 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
             fail(name,
                  "this is rocprof's results.stats.csv, a summary without launch configurations; audit the results.csv "
                  "beside it");
+        // The other CSVs of a rocprof-compute workload folder, which are no traces.
+        csv_columns header;
+        for (std::size_t i = 0; i < cells.size(); ++i) header.index.emplace(lower(cells[i]), i);
+        if (header.has("dispatch_id") && header.has("kernel_name") && !header.has("grid_size") && !header.has("grid_size_x"))
+            fail(name,
+                 "this is rocprof-compute's pmc_dispatch_info.csv, a list of dispatches without launch configurations; "
+                 "audit the workload's pmc_perf.csv");
+        if ((header.has("gpu_model") || header.has("gpu_arch")) && header.has("cu_per_gpu") && !header.has("kernel_name"))
+            fail(name,
+                 "this is rocprof-compute's sysinfo.csv, a description of the machine; audit pmc_perf.csv or "
+                 "timestamps.csv beside it (audit reads the GPU from sysinfo.csv there)");
         layout = layout_of(cells);
     }
     if (!layout) {
@@ -407,6 +490,27 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         fail(name, "the " + std::string(to_string(out.format)) + " header lacks the column(s): " + missing);
     read_sibling_device(path, out.format, out);
 
+    // A pmc_perf.csv without times: join them from timestamps.csv (given, or beside the file).
+    std::unique_ptr<text_input> beside;
+    trace_source beside_source;
+    std::optional<timestamp_join> times;
+    if (layout->format == trace_format::omniperf_csv && (layout->start < 0 || layout->end < 0)) {
+        const std::string sibling = path.empty() || path == "-" ? std::string() : directory_of(path) + "timestamps.csv";
+        if (timestamps != nullptr) {
+            times.emplace(*timestamps, "timestamps.csv");
+        } else if (!sibling.empty()) {
+            if (std::FILE* probe = std::fopen(sibling.c_str(), "rb")) {
+                (void)std::fclose(probe);
+                beside = std::make_unique<text_input>(sibling, max_line_bytes);
+                beside_source = [&in = *beside](char* buffer, std::size_t capacity) { return in.read(buffer, capacity); };
+                times.emplace(beside_source, "timestamps.csv");
+            }
+        }
+        if (times && (layout->dispatch_id < 0 || !times->usable())) times.reset();
+        out.timed = times.has_value();
+        if (times) out.times_from = times->name();
+    }
+
     while (lines.next(line)) {
         if (lines.truncated()) {
             ++out.skipped_rows;
@@ -414,7 +518,18 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         }
         if (line.empty()) continue;
         detail::split_csv_line(line, cells);
-        const std::optional<trace_dispatch> d = dispatch_of(*layout, cells);
+        std::optional<std::uint64_t> joined;
+        if (!out.timed) {
+            joined = 0;
+        } else if (times) {
+            const auto id = uint_at(cells, layout->dispatch_id);
+            joined = id ? times->duration_of(*id) : std::nullopt;
+            if (!joined) {
+                ++out.untimed_dispatches;
+                joined = 0;
+            }
+        }
+        const std::optional<trace_dispatch> d = dispatch_of(*layout, cells, joined);
         if (!d) {
             ++out.skipped_rows;
             continue;
@@ -669,7 +784,8 @@ void read_json(const trace_source& source, const std::string& prefix, const std:
 
 }  // namespace
 
-trace_contents read_trace(const trace_source& source, const std::string& name, const std::string& sibling_prefix) {
+trace_contents read_trace(const trace_source& source, const std::string& name, const std::string& sibling_prefix,
+                          const trace_source* timestamps) {
     trace_contents out;
     // The first bytes tell JSON from CSV.
     std::string prefix(std::size_t{64} * 1024, '\0');
@@ -687,7 +803,7 @@ trace_contents read_trace(const trace_source& source, const std::string& name, c
         read_json(source, prefix, name, out);
     } else {
         line_reader lines(source, std::move(prefix));
-        read_csv(lines, name, sibling_prefix, out);
+        read_csv(lines, name, sibling_prefix, out, timestamps);
     }
     if (out.kernels.dispatches() == 0)
         fail(name, "a " + std::string(to_string(out.format)) +

@@ -27,15 +27,24 @@ struct trace_contents {
     std::string device_arch;
     kernel_grouping kernels;
     std::uint64_t skipped_rows = 0;  // rows that are no kernel dispatch or lack a launch configuration
+    // Whether the dispatches carry times. rocprof-compute's pmc_perf.csv has none of its own: they are
+    // joined by Dispatch_ID from the timestamps.csv of the same workload folder where it is there;
+    // without it every dispatch counts 0 ns and kernels rank by dispatch count.
+    bool timed = true;
+    std::string times_from;                // "timestamps.csv" where the times were joined from it
+    std::uint64_t untimed_dispatches = 0;  // joined, but timestamps.csv has no row for their Dispatch_ID
 };
 
 // Fills up to `capacity` bytes; 0 at the end. Throws usage_error for unreadable input.
 using trace_source = std::function<std::size_t(char*, std::size_t)>;
 
-// Reads a whole trace from `source`; `name` is the input's name for messages and `directory` where
-// to look for the files profilers write beside it (omniperf sysinfo.csv, rocprofv3 agent_info.csv;
-// empty: none). Throws usage_error with one line for anything that is no trace wavefit reads.
-trace_contents read_trace(const trace_source& source, const std::string& name, const std::string& sibling_prefix = {});
+// Reads a whole trace from `source`; `name` is the input's name for messages and `sibling_prefix` the
+// trace's path, beside which to look for the files profilers write (omniperf sysinfo.csv and
+// timestamps.csv, rocprofv3 agent_info.csv; empty: none). `timestamps`, when given, is the
+// timestamps.csv to join to a pmc_perf.csv without times instead of the one beside it. Throws
+// usage_error with one line for anything that is no trace wavefit reads.
+trace_contents read_trace(const trace_source& source, const std::string& name, const std::string& sibling_prefix = {},
+                          const trace_source* timestamps = nullptr);
 
 // The same for a file (or "-" for standard input), gzip-compressed or not.
 trace_contents read_trace_file(const std::string& path);

@@ -49,8 +49,9 @@ loaded_file load(const std::string& path) {
         f.db.add_line(line, static_cast<std::size_t>(in.line_number()), f.report);
     }
     if (f.report.records == 0)
-        throw usage_error(f.name + ": no tuning record" +
-                          (f.report.ignored == 0 ? std::string(" (the file is empty)") : ": " + one_line(f.report.first_problem)));
+        throw usage_error(
+            f.name + ": no tuning record" +
+            (f.report.ignored == 0 ? std::string(" (the file is empty)") : ": " + one_line(f.report.first_problem)));
     return f;
 }
 

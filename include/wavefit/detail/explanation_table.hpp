@@ -951,6 +951,23 @@ diagnostic("contract_allows_no_block",
         {"One unit per group of threads (per_group) with a group that does not divide any allowed block.",
          "Use a group that is a power of two no larger than the block."},
     }),
+
+diagnostic("grid_underfills_device",
+    "wavefit diagnostic (warning, from `wavefit check` and `wavefit audit`; never from validation): the launch is "
+    "valid, but its grid has fewer blocks than the device can hold at once (resident blocks per CU/SM at this "
+    "block size, registers and shared memory, times the CUs/SMs), and a quarter or more of those slots stay empty "
+    "for the whole kernel: the device runs below its throughput.",
+    {
+        {"The work is too small for the device: a launch sized for a smaller GPU, one row or one tensor per launch, "
+         "or a batch of 1 (e.g. 391 blocks of 256 threads on the 880 slots of a 110-CU MI250X: 44%).",
+         "Give each launch more work (batch more rows or tensors into one launch, fuse small kernels), or run "
+         "independent kernels concurrently on other streams; `wavefit occupancy --preset P --block B` gives the "
+         "blocks per CU/SM that set the slots."},
+        {"Large blocks of a kernel whose resources allow few of them per CU/SM, e.g. 128 blocks of 1024 threads on an "
+         "MI250X, 2 per CU: 220 slots, 58% filled.",
+         "Where each thread loops over much work, spread it over more threads or blocks until the grid fills the "
+         "slots; smaller blocks alone fill no more slots when the CU's thread count is what limits."},
+    }),
 };
 // clang-format on
 

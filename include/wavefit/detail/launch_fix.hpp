@@ -138,7 +138,8 @@ constexpr std::optional<launch_fix> repaired_launch(const device_limits& d, cons
 // The configuration the fix of finding `f` names, for launching `k` with `cfg` on `d`; nullopt where
 // the fix names none: the kernel itself must change (registers per thread above the device's
 // maximum, shared memory above what a block may use, no block that fits at all), or nothing is
-// wrong with the configuration (the shared memory opt-in is a call, not a configuration).
+// wrong with the configuration (the shared memory opt-in is a call; a grid too small for the device
+// needs more work, not another configuration).
 constexpr std::optional<launch_fix> fix_config(const device_limits& d, const kernel_resources& k,
                                                const launch_config& cfg, const finding& f,
                                                launch_work_shape shape = launch_work_shape::thread_per_item,
@@ -146,6 +147,7 @@ constexpr std::optional<launch_fix> fix_config(const device_limits& d, const ker
     switch (f.code) {
         case diagnostic_code::shared_memory_exceeds_limit:
         case diagnostic_code::shared_memory_requires_opt_in:
+        case diagnostic_code::grid_underfills_device:  // the work or the kernel must change
         case diagnostic_code::negative_size:
         case diagnostic_code::contract_allows_no_block: return std::nullopt;
         case diagnostic_code::registers_exceed_limit:

@@ -68,6 +68,9 @@ inline constexpr runtime_outcome_text runtime_outcomes[] = {
      "No runtime error: the launch runs with partly filled waves (half of every wave idle for a 32-thread "
      "block on wave64).",
      "No runtime error: partly filled warps."},
+    {diagnostic_code::grid_underfills_device,
+     "No runtime error: the kernel runs on part of the device.",
+     "No runtime error: the kernel runs on part of the device."},
     {diagnostic_code::negative_size,
      "Not applicable: wavefit refuses the launch before the runtime sees it; a raw launch with a negative "
      "int converted to unsigned asks for a grid of about 2^32 blocks and fails or runs far too many "
