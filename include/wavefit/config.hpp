@@ -20,6 +20,16 @@
     }                         \
     }
 
+// Keeps a function out of its callers: the failure path's message pieces are calls, not inlined
+// string arithmetic, so that a launch TU compiles its messages quickly and small.
+#if defined(__GNUC__) || defined(__clang__)
+#define WAVEFIT_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define WAVEFIT_NOINLINE __declspec(noinline)
+#else
+#define WAVEFIT_NOINLINE
+#endif
+
 #if defined(WAVEFIT_SEPARATE_COMPILATION)
 #define WAVEFIT_FUNC
 #else

@@ -5,7 +5,7 @@
 // needs no GPU compiler.
 #include "device_catalog.hpp"
 
-#include <wavefit/runtime/device_state.hpp>
+#include <wavefit/runtime/launch.hpp>
 
 namespace wavefit::cli {
 namespace {

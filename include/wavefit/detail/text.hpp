@@ -3,8 +3,11 @@
 // plain std::string concatenation is fast enough and keeps the core free of dependencies.
 #pragma once
 
-#include <cstdint>  // std::uint64_t
-#include <string>   // std::string, std::to_string
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <string>       // std::string, std::to_string
+#include <string_view>  // message pieces
+#include <type_traits>  // whole numbers among the pieces
 
 #include "../config.hpp"
 #include "../dims.hpp"
@@ -13,6 +16,36 @@ WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
 
 inline std::string num(std::uint64_t v) { return std::to_string(v); }
+
+// One piece of a message, appended out of line (WAVEFIT_NOINLINE): a message is a row of calls,
+// which a compiler turns into little code, rather than a chain of inlined std::string operator+.
+WAVEFIT_NOINLINE inline void append_piece(std::string& out, std::string_view piece) { out.append(piece); }
+WAVEFIT_NOINLINE inline void append_piece(std::string& out, std::uint64_t value) {
+    char digits[20];
+    std::size_t n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (n > 0) out.push_back(digits[--n]);
+}
+
+template <class Piece>
+void append_any(std::string& out, const Piece& piece) {
+    if constexpr (std::is_integral_v<Piece> && !std::is_same_v<Piece, bool> && !std::is_same_v<Piece, char>)
+        append_piece(out, static_cast<std::uint64_t>(piece));
+    else
+        append_piece(out, std::string_view(piece));
+}
+
+// "grid " + dims_text(g) + " has 0 blocks" as concat("grid ", dims_text(g), " has 0 blocks"); whole
+// numbers may be given as they are (unsigned).
+template <class... Pieces>
+std::string concat(const Pieces&... pieces) {
+    std::string out;
+    (append_any(out, pieces), ...);
+    return out;
+}
 
 // "65536 bytes (64 KiB)", "40000 bytes (39.1 KiB)", "512 bytes".
 inline std::string bytes_text(std::uint64_t v) {

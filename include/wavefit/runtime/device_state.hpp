@@ -136,14 +136,4 @@ constexpr std::uint64_t default_dynamic_shared(const device_limits& d, const ker
 
 }  // namespace detail
 
-// The launch-relevant limits of device `device` as the runtime reports them, with its name, read
-// once and cached. Throws launch_error if the runtime cannot be queried (no GPU, bad index).
-WAVEFIT_FUNC const device_limits& device_limits_for(int device);
-
-// The limits of the calling thread's current device.
-WAVEFIT_FUNC const device_limits& current_device_limits();
-
-// How many GPUs the runtime sees; 0 (not an error) when there are none or no driver.
-WAVEFIT_FUNC int visible_device_count() noexcept;
-
 WAVEFIT_END_NAMESPACE

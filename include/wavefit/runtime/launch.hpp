@@ -16,6 +16,7 @@
 #include <utility>  // std::forward
 
 #include "../config.hpp"
+#include "../device_limits.hpp"
 #include "../dims.hpp"
 #include "../kernel_resources.hpp"
 #include "../launch_config.hpp"
@@ -41,6 +42,18 @@ struct static_launch_config {
 
     constexpr operator launch_config() const noexcept { return launch_config{grid, block, dynamic_shared}; }
 };
+
+// The launch-relevant limits of device `device` as the runtime reports them, with its name, read
+// once and cached. Throws launch_error if the runtime cannot be queried (no GPU, bad index).
+#if WAVEFIT_EXCEPTIONS
+WAVEFIT_FUNC const device_limits& device_limits_for(int device);
+
+// The limits of the calling thread's current device.
+WAVEFIT_FUNC const device_limits& current_device_limits();
+#endif
+
+// How many GPUs the runtime sees; 0 (not an error) when there are none or no driver.
+WAVEFIT_FUNC int visible_device_count() noexcept;
 
 namespace detail {
 
