@@ -102,9 +102,8 @@ def build_rows(runs):
                 if t and row.original_us:
                     noise = max(noise, abs(1.0 - row.original_us / t), repetition_noise(repeat))
             row.noise = noise
-        for port in PORTS:
-            bench = variants.get(port)
-            if bench is None or bench.failed or not row.original_us:
+        for port, bench in variants.items():
+            if port in ("original", "original_repeat") or bench.failed or not row.original_us:
                 continue
             t = launch_time(bench)
             if t:
@@ -193,6 +192,14 @@ def report(context, runs):
     best = geometric_mean([max(r.speed.get("tuned", 0), r.speed.get("gs_tuned", 0)) or None for r in rows])
     out += ["", f"Best of tuned and gs_tuned per kernel, geometric mean: {fmt(best)}.", "", "Targets:", ""]
     out += targets(rows)
+    extra = [(r, p) for r in rows for p in sorted(r.speed) if p not in PORTS]
+    if extra:
+        out += ["", "Other ports (`plan_free`, `tuned_free`: the block left to wavefit where the kernel's bits follow "
+                "the block, checked against the original kernel launched with the same block):", "",
+                "| kernel | size | port | speed | grid x block | contract |", "|---|---|---|---|---|---|"]
+        for r, p in extra:
+            contract = code(context_value(context, "ext_contract:", r.kernel, p, r.size)) or "–"
+            out.append(f"| {r.kernel} | {r.size} | {p} | {speed_cell(r, p)} | {r.config.get(p) or '–'} | {contract} |")
     failed = [(r, e) for r in rows for e in r.errors]
     if failed:
         out += ["", "Failed benchmarks:", ""]

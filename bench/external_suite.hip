@@ -11,6 +11,8 @@
 //   tuned            the same with .replacing(original), after wavefit::tune in the tuning phase,
 //                    launched with WAVEFIT_TUNING=use
 //   gs_plan, gs_tuned  our grid-stride rewrite of the kernel (same arithmetic) with .kernel_loops()
+//   plan_free, tuned_free  (the llm.c classifier) the block left to wavefit; its bits follow the block,
+//                    so these are checked against the original kernel launched with the same block
 //
 // Before anything is timed, for every case: the original's outputs become the reference; the
 // original launched again must reproduce them (else the kernel is not deterministic and no bitwise
@@ -129,10 +131,34 @@ std::string launch_and_compare(case_state& st, const std::function<void(gpu::str
     return differences(st);
 }
 
+// launch_and_compare against the reference the variant is held to: the original's outputs, or for
+// a same_block_reference variant the original kernel's at the variant's block (and the original's
+// grid), made here and put back after.
+std::string check_launch(case_state& st, const variant& v) {
+    if (!v.same_block_reference) return launch_and_compare(st, v.launch);
+    wavefit::launch_config same = st.c.original;
+    same.block = v.config().block;
+    std::vector<std::unique_ptr<gpu::buffer<std::uint8_t>>> original;
+    original.swap(st.reference);
+    std::string wrong;
+    try {
+        st.c.reset(stream);
+        st.c.original_with(same, stream);
+        gpu::check(gpu::synchronize(stream), "synchronizing the stream");
+        take_reference(st);
+        wrong = launch_and_compare(st, v.launch);
+    } catch (...) {
+        st.reference.swap(original);
+        throw;
+    }
+    st.reference.swap(original);
+    return wrong.empty() ? wrong : wrong + " (against the original kernel with block " + std::to_string(same.block.volume()) + ")";
+}
+
 void check_variant(case_state& st, const variant& v, const std::string& mode) {
     const std::string what = st.c.name(v.name) + " (" + mode + ")";
     try {
-        const std::string wrong = launch_and_compare(st, v.launch);
+        const std::string wrong = check_launch(st, v);
         checks.record(what, wrong.empty(), wrong);
     } catch (const std::exception& e) {
         (void)gpu::take_last_error();
@@ -196,7 +222,7 @@ void tune_case(case_state& st) {
                 checks.record(what + " (tune)", false, "tuning failed: " + r.message);
                 continue;
             }
-            if (!st.c.in_place) {
+            if (!st.c.in_place && !v.same_block_reference) {
                 gpu::check(gpu::synchronize(stream), "synchronizing the stream");
                 const std::string wrong = differences(st);
                 checks.record(what + " (outputs after tuning)", wrong.empty(), wrong);
@@ -266,7 +292,7 @@ void run_benchmark(benchmark::State& state, case_state& st, const variant& v) {
             times.push_back(t);
         }
         gpu::check_last_launch("the timed launches");
-        const std::string wrong = launch_and_compare(st, v.launch);
+        const std::string wrong = check_launch(st, v);
         checks.record(st.c.name(v.name) + " (after timing)", wrong.empty(), wrong);
         if (!wrong.empty()) {
             state.SkipWithError(("wrong results: " + wrong).c_str());

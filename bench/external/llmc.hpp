@@ -520,6 +520,17 @@ inline suite_case llmc_classifier_case(int B, int T, int V, int P) {
     add_ports(c, llmc_fused_classifier, w, args, scratch_args, "work::per_block(B*T, V).block_fixed(1024)");
     add_grid_stride_ports(c, llmc_fused_classifier_gs, w.kernel_loops(), args, scratch_args,
                           "work::per_block(B*T, V).block_fixed(1024).kernel_loops()");
+    // What the kernel allows apart from its bits: any block of whole warps (32 warp slots: at most
+    // 1024). Checked against the original kernel at the block wavefit chose, this shows what the plan
+    // and the tuner make of rows of 50,257 when the block is theirs to choose.
+    const auto free_block = wavefit::work::per_block(rows, V).block_any_wave_multiple();
+    c.original_with = raw_with(llmc_fused_classifier, args);
+    c.variants.push_back(planned_variant("plan_free", llmc_fused_classifier, free_block, args,
+                                         "work::per_block(B*T, V).block_any_wave_multiple()"));
+    c.variants.push_back(tuned_variant("tuned_free", llmc_fused_classifier, free_block.replacing(c.original), args,
+                                       scratch_args, "work::per_block(B*T, V).block_any_wave_multiple().replacing(original)"));
+    c.variants[c.variants.size() - 2].same_block_reference = true;
+    c.variants.back().same_block_reference = true;
     c.keep = {logits, losses, targets, scratch_logits, scratch_losses};
     return c;
 }

@@ -216,6 +216,10 @@ struct variant {
     std::function<wavefit::tuning_result(gpu::stream_t)> tune;
     // The configuration the launch uses (for the counters; tuned variants: after tuning).
     std::function<wavefit::launch_config()> config;
+    // A port that lets wavefit choose the block of a kernel whose summation order follows the block
+    // (plan_free, tuned_free): its bits are those of the original kernel launched with the same block,
+    // so it is checked against that launch (the original's grid, this variant's block) instead.
+    bool same_block_reference = false;
     bool is_tuned() const { return static_cast<bool>(tune); }
 };
 
@@ -232,6 +236,8 @@ struct suite_case {
     std::function<void(gpu::stream_t)> reset;          // inputs to their values, outputs poisoned
     std::function<void(gpu::stream_t)> reset_scratch;  // in-place kernels: the copies the tuner runs on
     std::function<void(gpu::stream_t)> broken;         // the negative control: must fail the check
+    // The original kernel with another configuration (for same_block_reference variants).
+    std::function<void(const wavefit::launch_config&, gpu::stream_t)> original_with;
     std::string broken_what;
     std::vector<variant> variants;  // variants[0] is the original
     std::vector<std::shared_ptr<void>> keep;  // the buffers the closures point into
@@ -265,6 +271,14 @@ variant original_variant(const std::string& name, void (*kernel)(Params...), con
     };
     v.config = [cfg] { return cfg; };
     return v;
+}
+
+// The original kernel with any configuration.
+template <class... Params, class Args>
+std::function<void(const wavefit::launch_config&, gpu::stream_t)> raw_with(void (*kernel)(Params...), Args args) {
+    return [kernel, args](const wavefit::launch_config& cfg, gpu::stream_t s) {
+        std::apply([&](auto... a) { raw_launch(kernel, cfg, s, a...); }, args());
+    };
 }
 
 // The original launch with a different configuration: the negative controls.

@@ -165,6 +165,18 @@ class ContextIsShown(ReportCase):
         self.assertIn("`build/bench/wavefit_bench_external --benchmark_repetitions=5`", text)
 
 
+class OtherPortsGetTheirOwnTable(ReportCase):
+    def test_free_block_ports_are_listed_apart(self):
+        extra = {"ext_contract:llmc_fused_classifier/plan_free/s": "work::per_block(B*T, V).block_any_wave_multiple()"}
+        run = run_file(kernel_entries("llmc_fused_classifier", "s", 100.0, {"plan": 100.0, "plan_free": 80.0}), extra)
+        status, text = self.report(run)
+        self.assertEqual(status, 0, text)
+        self.assertIn("| llmc_fused_classifier | s | plan_free | 1.250 | 100 x 256 | "
+                      "`work::per_block(B*T, V).block_any_wave_multiple()` |", text)
+        # not in the main table's geometric means
+        self.assertIn("| **geometric mean** | | | **1.000** |", text)
+
+
 class BadInputIsOneLine(ReportCase):
     def run_bad(self, data):
         err = io.StringIO()
