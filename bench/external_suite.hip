@@ -152,7 +152,8 @@ std::string check_launch(case_state& st, const variant& v) {
         throw;
     }
     st.reference.swap(original);
-    return wrong.empty() ? wrong : wrong + " (against the original kernel with block " + std::to_string(same.block.volume()) + ")";
+    return wrong.empty() ? wrong
+                         : wrong + " (against the original kernel with block " + std::to_string(same.block.volume()) + ")";
 }
 
 void check_variant(case_state& st, const variant& v, const std::string& mode) {
@@ -182,8 +183,9 @@ void check_case(case_state& st) {
     check_variant(st, original, "reproduces itself");
     try {
         const std::string wrong = launch_and_compare(st, st.c.broken);
-        checks.record(st.c.name("negative_control") + " (" + st.c.broken_what + ")", !wrong.empty(),
-                      wrong.empty() ? "the control matched the reference: the check cannot fail" : "fails as it must: " + wrong);
+        checks.record(
+            st.c.name("negative_control") + " (" + st.c.broken_what + ")", !wrong.empty(),
+            wrong.empty() ? "the control matched the reference: the check cannot fail" : "fails as it must: " + wrong);
     } catch (const std::exception& e) {
         (void)gpu::take_last_error();
         checks.record(st.c.name("negative_control"), false, e.what());

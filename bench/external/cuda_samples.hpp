@@ -91,24 +91,20 @@ __device__ inline void samples_black_scholes_pair(float2* call, float2* put, con
     put[opt] = make_float2(put1, put2);
 }
 
-__launch_bounds__(128) __global__ void samples_black_scholes(float2* __restrict__ d_CallResult,
-                                                             float2* __restrict__ d_PutResult,
-                                                             float2* __restrict__ d_StockPrice,
-                                                             float2* __restrict__ d_OptionStrike,
-                                                             float2* __restrict__ d_OptionYears, float Riskfree,
-                                                             float Volatility, int optN) {
+__launch_bounds__(128) __global__
+    void samples_black_scholes(float2* __restrict__ d_CallResult, float2* __restrict__ d_PutResult,
+                               float2* __restrict__ d_StockPrice, float2* __restrict__ d_OptionStrike,
+                               float2* __restrict__ d_OptionYears, float Riskfree, float Volatility, int optN) {
     const int opt = blockDim.x * blockIdx.x + threadIdx.x;
     if (opt < optN / 2)
         samples_black_scholes_pair(d_CallResult, d_PutResult, d_StockPrice, d_OptionStrike, d_OptionYears, Riskfree,
                                    Volatility, opt);
 }
 
-__launch_bounds__(128) __global__ void samples_black_scholes_gs(float2* __restrict__ d_CallResult,
-                                                                float2* __restrict__ d_PutResult,
-                                                                float2* __restrict__ d_StockPrice,
-                                                                float2* __restrict__ d_OptionStrike,
-                                                                float2* __restrict__ d_OptionYears, float Riskfree,
-                                                                float Volatility, int optN) {
+__launch_bounds__(128) __global__
+    void samples_black_scholes_gs(float2* __restrict__ d_CallResult, float2* __restrict__ d_PutResult,
+                                  float2* __restrict__ d_StockPrice, float2* __restrict__ d_OptionStrike,
+                                  float2* __restrict__ d_OptionYears, float Riskfree, float Volatility, int optN) {
     for (const std::uint64_t opt : wavefit::grid_stride(static_cast<std::uint64_t>(optN / 2)))
         samples_black_scholes_pair(d_CallResult, d_PutResult, d_StockPrice, d_OptionStrike, d_OptionYears, Riskfree,
                                    Volatility, static_cast<int>(opt));

@@ -110,7 +110,8 @@ inline suite_case ggml_swiglu_case(int tokens, int ffn) {
     c.project = "ggml";
     c.kernel = "swiglu";
     c.size = std::to_string(tokens) + "x" + std::to_string(ffn);
-    c.source = std::string(ggml_tag) + " src/ggml-cuda/unary.cu: unary_gated_op_kernel<op_silu>, launched by unary_gated_cuda";
+    c.source =
+        std::string(ggml_tag) + " src/ggml-cuda/unary.cu: unary_gated_op_kernel<op_silu>, launched by unary_gated_cuda";
     c.shape = "guarded elementwise, 64-bit index";
     c.bytes = 12.0 * double(k);
     c.original = config_1d(ceil_div(k, 256), 256);
@@ -167,7 +168,9 @@ inline suite_case ggml_rms_norm_case(int nrows, int ncols) {
     c.broken_what = "the original launch without its last block";
     const auto w = wavefit::work::per_block(nrows, ncols).block_fixed(wavefit::dims{block});
     add_ports(c, ggml_rms_norm<block>, w, args, args, "work::per_block(nrows, ncols).block_fixed(1024)");
-    auto gs_args = [=] { return std::make_tuple(static_cast<const float*>(x->data()), dst->data(), ncols, nrows, stride_row, eps); };
+    auto gs_args = [=] {
+        return std::make_tuple(static_cast<const float*>(x->data()), dst->data(), ncols, nrows, stride_row, eps);
+    };
     add_grid_stride_ports(c, ggml_rms_norm_gs<block>, w.kernel_loops(), gs_args, gs_args,
                           "work::per_block(nrows, ncols).block_fixed(1024).kernel_loops()");
     c.keep = {x, dst};

@@ -11,7 +11,8 @@ std::vector<suite_case> hecbench_cases(int compute_units) {
     std::vector<suite_case> out;
     out.push_back(hecbench_softmax_case(false, 100000, 784));
     out.push_back(hecbench_softmax_case(true, 100000, 784));
-    for (const std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 24}) out.push_back(hecbench_scan_case(n, compute_units));
+    for (const std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 24})
+        out.push_back(hecbench_scan_case(n, compute_units));
     return out;
 }
 

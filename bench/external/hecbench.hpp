@@ -188,9 +188,10 @@ inline suite_case hecbench_scan_case(std::int64_t n, int compute_units) {
     auto short_args = [=] { return std::make_tuple(nblocks - 1, out->data(), static_cast<const int*>(in->data())); };
     c.broken = raw_closure(hecbench_scan_bcao<N>, c.original, short_args);
     c.broken_what = "the original launch over one tile fewer";
-    add_ports(c, hecbench_scan_bcao<N>,
-              wavefit::work::per_block(static_cast<std::uint64_t>(nblocks), N).block_fixed(wavefit::dims{N / 2}).kernel_loops(),
-              args, args, "work::per_block(nblocks, N).block_fixed(N/2).kernel_loops()");
+    add_ports(
+        c, hecbench_scan_bcao<N>,
+        wavefit::work::per_block(static_cast<std::uint64_t>(nblocks), N).block_fixed(wavefit::dims{N / 2}).kernel_loops(),
+        args, args, "work::per_block(nblocks, N).block_fixed(N/2).kernel_loops()");
     c.keep = {in, out};
     return c;
 }

@@ -246,7 +246,9 @@ __global__ void llmc_fused_classifier_gs(float* logits, float* losses, float* pr
 
 // --- adamw_kernel2: the optimizer step, in place --------------------------------------------------
 
-__device__ inline float llmc_lerp(float start, float end, float weight) { return fmaf(weight, end, fmaf(-weight, start, start)); }
+__device__ inline float llmc_lerp(float start, float end, float weight) {
+    return fmaf(weight, end, fmaf(-weight, start, start));
+}
 
 __device__ inline void llmc_adamw_one(float* params, const float* grads, float* m_memory, float* v_memory, long i,
                                       float learning_rate, float beta1, float beta2, float beta1_correction,
@@ -271,8 +273,8 @@ __global__ void llmc_adamw(float* params, float* grads, float* m_memory, float* 
 }
 
 __global__ void llmc_adamw_gs(float* params, float* grads, float* m_memory, float* v_memory, long num_parameters,
-                              float learning_rate, float beta1, float beta2, float beta1_correction,
-                              float beta2_correction, float eps, float weight_decay) {
+                              float learning_rate, float beta1, float beta2, float beta1_correction, float beta2_correction,
+                              float eps, float weight_decay) {
     for (const std::uint64_t i : wavefit::grid_stride(static_cast<std::uint64_t>(num_parameters)))
         llmc_adamw_one(params, grads, m_memory, v_memory, static_cast<long>(i), learning_rate, beta1, beta2,
                        beta1_correction, beta2_correction, eps, weight_decay);
@@ -329,8 +331,8 @@ inline suite_case llmc_encoder_case(int B, int T, int C, int V) {
     };
     auto args = [=] {
         return std::make_tuple(reinterpret_cast<float4*>(out->data()), static_cast<const int*>(tokens->data()),
-                               reinterpret_cast<const float4*>(wte->data()), reinterpret_cast<const float4*>(wpe->data()),
-                               B, T, C);
+                               reinterpret_cast<const float4*>(wte->data()), reinterpret_cast<const float4*>(wpe->data()), B,
+                               T, C);
     };
     c.variants.push_back(original_variant("original", llmc_encoder_forward, c.original, args));
     c.broken = raw_closure(llmc_encoder_forward, without_last_block(c.original), args);
@@ -360,7 +362,8 @@ inline suite_case llmc_layernorm_case(int B, int T, int C) {
     c.shape = "warp per row (32 threads hard-coded), rows of C";
     c.bytes = 4.0 * (2.0 * n + 2.0 * N + 2.0 * C);
     c.original = config_1d(ceil_div(std::uint64_t(N) * 32, 512), 512);
-    c.outputs = {{"out", out->data(), out->bytes()}, {"mean", mean->data(), mean->bytes()}, {"rstd", rstd->data(), rstd->bytes()}};
+    c.outputs = {
+        {"out", out->data(), out->bytes()}, {"mean", mean->data(), mean->bytes()}, {"rstd", rstd->data(), rstd->bytes()}};
     c.reset = [=](gpu::stream_t s) {
         fill(inp->data(), n, {21, -2.0, 4.0}, s);
         fill(weight->data(), C, {22, 0.5, 1.0}, s);
@@ -403,7 +406,9 @@ inline suite_case llmc_attention_softmax_case(int B, int NH, int T) {
         fill(preatt->data(), n, {31, -8.0, 16.0}, s);
         poison_bytes(att->data(), att->bytes(), s);
     };
-    auto args = [=] { return std::make_tuple(att->data(), inv_temperature, static_cast<const float*>(preatt->data()), N, T); };
+    auto args = [=] {
+        return std::make_tuple(att->data(), inv_temperature, static_cast<const float*>(preatt->data()), N, T);
+    };
     c.variants.push_back(original_variant("original", llmc_attention_softmax, c.original, args));
     // Blocks are taken in reverse: without the last block, the first rows are missing.
     c.broken = raw_closure(llmc_attention_softmax, without_last_block(c.original), args);
@@ -504,8 +509,8 @@ inline suite_case llmc_classifier_case(int B, int T, int V, int P) {
         poison_bytes(scratch_losses->data(), scratch_losses->bytes(), s);
     };
     auto args = [=] {
-        return std::make_tuple(logits->data(), losses->data(), static_cast<float*>(nullptr), static_cast<const float*>(nullptr),
-                               static_cast<const int*>(targets->data()), B, T, V, P);
+        return std::make_tuple(logits->data(), losses->data(), static_cast<float*>(nullptr),
+                               static_cast<const float*>(nullptr), static_cast<const int*>(targets->data()), B, T, V, P);
     };
     auto scratch_args = [=] {
         return std::make_tuple(scratch_logits->data(), scratch_losses->data(), static_cast<float*>(nullptr),
@@ -528,7 +533,8 @@ inline suite_case llmc_classifier_case(int B, int T, int V, int P) {
     c.variants.push_back(planned_variant("plan_free", llmc_fused_classifier, free_block, args,
                                          "work::per_block(B*T, V).block_any_wave_multiple()"));
     c.variants.push_back(tuned_variant("tuned_free", llmc_fused_classifier, free_block.replacing(c.original), args,
-                                       scratch_args, "work::per_block(B*T, V).block_any_wave_multiple().replacing(original)"));
+                                       scratch_args,
+                                       "work::per_block(B*T, V).block_any_wave_multiple().replacing(original)"));
     c.variants[c.variants.size() - 2].same_block_reference = true;
     c.variants.back().same_block_reference = true;
     c.keep = {logits, losses, targets, scratch_logits, scratch_losses};

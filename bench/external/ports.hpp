@@ -53,8 +53,8 @@ template <class... Params, class Args, class TuneArgs>
 void add_ports(suite_case& c, void (*kernel)(Params...), const wavefit::work& w, Args args, TuneArgs tune_args,
                const std::string& work_text) {
     c.variants.push_back(planned_variant("plan", kernel, w, args, work_text));
-    c.variants.push_back(tuned_variant("tuned", kernel, w.replacing(c.original), args, tune_args,
-                                       work_text + ".replacing(original)"));
+    c.variants.push_back(
+        tuned_variant("tuned", kernel, w.replacing(c.original), args, tune_args, work_text + ".replacing(original)"));
 }
 
 // gs_plan and gs_tuned for a grid-stride rewrite; `w` already says kernel_loops().
@@ -62,8 +62,8 @@ template <class... Params, class Args, class TuneArgs>
 void add_grid_stride_ports(suite_case& c, void (*kernel)(Params...), const wavefit::work& w, Args args, TuneArgs tune_args,
                            const std::string& work_text) {
     c.variants.push_back(planned_variant("gs_plan", kernel, w, args, work_text));
-    c.variants.push_back(tuned_variant("gs_tuned", kernel, w.replacing(c.original), args, tune_args,
-                                       work_text + ".replacing(original)"));
+    c.variants.push_back(
+        tuned_variant("gs_tuned", kernel, w.replacing(c.original), args, tune_args, work_text + ".replacing(original)"));
 }
 
 }  // namespace wavefit_bench::external

@@ -85,9 +85,9 @@ __global__ void poison_words_kernel(Word* __restrict__ p, std::uint64_t words) {
 
 // How many 32-bit words of `a` and `b` differ, and the first that does.
 template <class Word>
-__global__ void count_differences_kernel(const Word* __restrict__ a, const Word* __restrict__ b,
-                                                std::uint64_t words, unsigned long long* __restrict__ differing,
-                                                unsigned long long* __restrict__ first) {
+__global__ void count_differences_kernel(const Word* __restrict__ a, const Word* __restrict__ b, std::uint64_t words,
+                                         unsigned long long* __restrict__ differing,
+                                         unsigned long long* __restrict__ first) {
     unsigned long long mine = 0;
     for (const std::uint64_t i : wavefit::grid_stride(words)) {
         if (a[i] != b[i]) {
@@ -133,7 +133,8 @@ inline void fill_small_int(int* p, std::uint64_t n, std::uint32_t seed, gpu::str
     helper_launch(fill_small_int_kernel<int>, "launching fill_small_int_kernel", s, p, n, seed);
 }
 inline void poison_bytes(void* p, std::uint64_t bytes, gpu::stream_t s) {
-    helper_launch(poison_words_kernel<std::uint32_t>, "launching poison_words_kernel", s, static_cast<std::uint32_t*>(p), bytes / 4);
+    helper_launch(poison_words_kernel<std::uint32_t>, "launching poison_words_kernel", s, static_cast<std::uint32_t*>(p),
+                  bytes / 4);
 }
 
 // The first differing word and how many differ between two device regions of `bytes` (a multiple of 4).
@@ -239,7 +240,7 @@ struct suite_case {
     // The original kernel with another configuration (for same_block_reference variants).
     std::function<void(const wavefit::launch_config&, gpu::stream_t)> original_with;
     std::string broken_what;
-    std::vector<variant> variants;  // variants[0] is the original
+    std::vector<variant> variants;            // variants[0] is the original
     std::vector<std::shared_ptr<void>> keep;  // the buffers the closures point into
 
     std::string name(const std::string& variant_name) const {
@@ -284,7 +285,8 @@ std::function<void(const wavefit::launch_config&, gpu::stream_t)> raw_with(void 
 // The original launch with a different configuration: the negative controls.
 template <class... Params, class Args>
 std::function<void(gpu::stream_t)> raw_closure(void (*kernel)(Params...), const wavefit::launch_config& cfg, Args args) {
-    return [kernel, cfg, args](gpu::stream_t s) { std::apply([&](auto... a) { raw_launch(kernel, cfg, s, a...); }, args()); };
+    return
+        [kernel, cfg, args](gpu::stream_t s) { std::apply([&](auto... a) { raw_launch(kernel, cfg, s, a...); }, args()); };
 }
 
 // The original's configuration with the last block of x missing: a one-pass kernel then leaves the

@@ -50,7 +50,8 @@ __global__ void contract_guarded_map(const float* x, float* out, unsigned n) {
 }
 
 __global__ void contract_strided_map(const float* x, float* out, std::uint64_t n) {
-    for (const std::uint64_t i : wavefit::grid_stride(n)) out[i] = 3.0f * x[i] + static_cast<float>(static_cast<unsigned>(i));
+    for (const std::uint64_t i : wavefit::grid_stride(n))
+        out[i] = 3.0f * x[i] + static_cast<float>(static_cast<unsigned>(i));
 }
 
 __global__ void contract_row_sum_per_32(const float* x, float* out, int rows, int cols) {

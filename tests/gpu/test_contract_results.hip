@@ -47,13 +47,15 @@ std::uint32_t bits(float f) {
 
 // "" when `got` and `want` hold the same bits; else how many words differ and the first.
 std::string bit_differences(const std::vector<float>& got, const std::vector<float>& want) {
-    if (got.size() != want.size()) return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+    if (got.size() != want.size())
+        return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
     std::uint64_t count = 0, first = 0;
     for (std::uint64_t i = 0; i < got.size(); ++i)
         if (bits(got[i]) != bits(want[i]) && count++ == 0) first = i;
     if (count == 0) return {};
     return std::to_string(count) + " of " + std::to_string(got.size()) + " words differ; the first is [" +
-           std::to_string(first) + "] = " + std::to_string(got[first]) + ", the original wrote " + std::to_string(want[first]);
+           std::to_string(first) + "] = " + std::to_string(got[first]) + ", the original wrote " +
+           std::to_string(want[first]);
 }
 
 std::string config_text(const launch_config& c) { return Catch::StringMaker<launch_config>::convert(c); }
@@ -162,7 +164,9 @@ void bind_launches(contract_case& c, void (*kernel)(Params...), Args... args) {
         GPU_RAW_LAUNCH(kernel, dim3(static_cast<unsigned>(original.grid.x)), dim3(static_cast<unsigned>(original.block.x)),
                        static_cast<std::size_t>(original.dynamic_shared), s, args...);
     };
-    c.launch = [kernel, args...](const wavefit::work& w, gpu::stream_t s) { return wavefit::try_launch(kernel, w, s, args...); };
+    c.launch = [kernel, args...](const wavefit::work& w, gpu::stream_t s) {
+        return wavefit::try_launch(kernel, w, s, args...);
+    };
     c.tune = [kernel, args...](const wavefit::work& w, gpu::stream_t s) { return wavefit::tune(kernel, w, s, args...); };
 }
 
@@ -194,13 +198,15 @@ TEST_CASE("a guarded elementwise kernel gives the original's bits planned, tuned
                            " elements in one pass";
                 return block_rule(cfg, 1, 1024, true);
             };
-            bind_launches(c, contract_guarded_map, static_cast<const float*>(d.x.data()), d.out.data(), static_cast<unsigned>(n));
+            bind_launches(c, contract_guarded_map, static_cast<const float*>(d.x.data()), d.out.data(),
+                          static_cast<unsigned>(n));
             return c;
         },
         big, small, big, big);
 }
 
-TEST_CASE("a grid-stride elementwise kernel gives the original's bits with any grid the tuner picks", "[contract][results]") {
+TEST_CASE("a grid-stride elementwise kernel gives the original's bits with any grid the tuner picks",
+          "[contract][results]") {
     const std::uint64_t big = (std::uint64_t{1} << 24) + 3, small = 200003;
     check_contract(
         [](device_data& d, std::uint64_t n) {
@@ -314,7 +320,8 @@ TEST_CASE("a reduction with a fixed shared array of 256 keeps exactly its block 
             c.work = wavefit::work::per_block(tiles, contract_tile).block_fixed(dims{contract_tile});
             // More blocks than tiles would write past the partials: the guard region would show it.
             c.allowed = [tiles](const launch_config& cfg) -> std::string {
-                if (cfg.grid.volume() != tiles) return "grid " + std::to_string(cfg.grid.volume()) + " for " + std::to_string(tiles) + " tiles";
+                if (cfg.grid.volume() != tiles)
+                    return "grid " + std::to_string(cfg.grid.volume()) + " for " + std::to_string(tiles) + " tiles";
                 return cfg.block == dims{contract_tile} ? std::string() : "block " + config_text(cfg) + " is not 256";
             };
             bind_launches(c, contract_tile_sum_fixed_256, static_cast<const float*>(d.x.data()), d.out.data(),
@@ -353,8 +360,8 @@ TEST_CASE("a tuning record made under one contract is never used under another",
     gpu::buffer<float> x(n), out(n);
     x.from_host(small_integers(n, 9));
     const auto launch = [&](const wavefit::work& w) {
-        const wavefit::launch_result r =
-            wavefit::try_launch(contract_guarded_map, w, s.get(), static_cast<const float*>(x.data()), out.data(), static_cast<unsigned>(n));
+        const wavefit::launch_result r = wavefit::try_launch(
+            contract_guarded_map, w, s.get(), static_cast<const float*>(x.data()), out.data(), static_cast<unsigned>(n));
         INFO(gpu_test::status_name(r.status) << " " << r.message);
         REQUIRE(r.ok());
         return r.config;
@@ -362,8 +369,8 @@ TEST_CASE("a tuning record made under one contract is never used under another",
 
     // Only block 64 is allowed here, so the record says 64.
     const wavefit::work fixed_64 = wavefit::work::elements(n).block_fixed(dims{64});
-    const wavefit::tuning_result t =
-        wavefit::tune(contract_guarded_map, fixed_64, s.get(), static_cast<const float*>(x.data()), out.data(), static_cast<unsigned>(n));
+    const wavefit::tuning_result t = wavefit::tune(
+        contract_guarded_map, fixed_64, s.get(), static_cast<const float*>(x.data()), out.data(), static_cast<unsigned>(n));
     INFO("tuned under block_fixed(64): " << t.message << " chose " << config_text(t.chosen));
     REQUIRE(t.ok);
     REQUIRE(t.chosen.block == dims{64});
@@ -380,8 +387,8 @@ TEST_CASE("a tuning record made under one contract is never used under another",
     }
     SECTION("a record made for a kernel that loops is not used by a one-pass launch") {
         const wavefit::work loops = wavefit::work::elements(n).kernel_loops();
-        const wavefit::tuning_result l = wavefit::tune(contract_strided_map, loops, s.get(), static_cast<const float*>(x.data()),
-                                                       out.data(), n);
+        const wavefit::tuning_result l =
+            wavefit::tune(contract_strided_map, loops, s.get(), static_cast<const float*>(x.data()), out.data(), n);
         INFO("tuned the looping kernel: " << l.message << " chose " << config_text(l.chosen));
         REQUIRE(l.ok);
         const wavefit::launch_result one_pass = wavefit::try_launch(
