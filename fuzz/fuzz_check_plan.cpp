@@ -294,6 +294,15 @@ void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, co
         require(p.grid.x == 0, "an empty plan launches blocks");
         return;
     }
+    if (p.exceeds_one_pass) {
+        // One pass over more than the device takes in one launch: refused, never clamped in silence.
+        require(!p.ok(), "a one-pass plan beyond the device's limits is ok");
+        require(!p.grid_stride, "a one-pass plan strides");
+        require(p.problems.contains(wavefit::diagnostic_code::grid_dim_exceeds_device_limit) ||
+                    p.problems.contains(wavefit::diagnostic_code::work_items_exceed_dispatch_limit),
+                "a refused one-pass plan names no grid limit");
+        return;
+    }
     require(p.ok(), "a feasible plan with work fails validation");
     require(!wavefit::find_problems(d, k, p.config()).has_error(), "a plan's configuration fails find_problems");
     for (int a = 0; a < 3; ++a) {
@@ -303,9 +312,19 @@ void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, co
     }
 }
 
+// Whether the contract allows a block of `threads`, restated.
+bool allowed_by(const wavefit::kernel_contract& c, u128 threads) {
+    if (threads == 0) return false;
+    if (c.max_block != 0 && threads > c.max_block) return false;
+    return !c.powers_of_two || (threads & (threads - 1)) == 0;
+}
+
 void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint64_t elements,
-                   const wavefit::plan_options& opt) {
-    const wavefit::launch_plan p = wavefit::plan(d, k, elements, opt);
+                   const wavefit::plan_options& opt, const wavefit::work& contract) {
+    wavefit::work w = wavefit::work::elements(elements, opt);
+    w.contract = contract.contract;
+    if (opt.grid != wavefit::grid_policy::cover) w.contract.cover = wavefit::coverage::kernel_loops;
+    const wavefit::launch_plan p = wavefit::plan(d, k, w);
     current_case += "\nplan over " + std::to_string(elements) + " elements: grid " + dims_string(p.grid) + " block " +
                     dims_string(p.block) + ", reason: " + wavefit::plan_reason(p, d, k);
     require(p.elements == elements, "a plan reports another element count");
@@ -316,15 +335,19 @@ void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint6
         require(p.empty, "a plan for no work is not empty");
         return;
     }
+    require(allowed_by(w.contract, volume(p.block)), "a plan's block is not one the contract allows");
     const u128 one_pass = product(p.grid.x, p.block.x);
     require((one_pass >= elements) == !p.grid_stride, "grid_stride does not match the coverage of one pass");
+    if (!w.loops()) require(one_pass >= elements, "a one-pass plan does not reach every element");
     require(p.grid.x <= elements / p.block.x + (elements % p.block.x != 0),
             "a plan launches more blocks than the work needs");
 }
 
 void check_plan_extent(const device_limits& d, const kernel_resources& k, const dims& extent,
-                       const wavefit::plan_options& opt) {
-    const wavefit::launch_plan p = wavefit::plan(d, k, extent, opt);
+                       const wavefit::plan_options& opt, bool loops) {
+    wavefit::work w = wavefit::work::over(extent, opt);
+    if (loops) w = w.kernel_loops();
+    const wavefit::launch_plan p = wavefit::plan(d, k, w);
     current_case += "\nplan over extent " + dims_string(extent) + ": grid " + dims_string(p.grid) + " block " +
                     dims_string(p.block) + ", reason: " + wavefit::plan_reason(p, d, k);
     check_plan_common(p, d, k, opt);
@@ -340,6 +363,7 @@ void check_plan_extent(const device_limits& d, const kernel_resources& k, const 
         covers = covers && product(p.grid[a], p.block[a]) >= extent[a];
     }
     require(covers == !p.grid_stride, "grid_stride does not match the coverage of an extent plan");
+    if (!loops) require(covers, "a one-pass extent plan does not reach every item");
 }
 
 }  // namespace
@@ -363,8 +387,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_config(d, k, cfg);
     check_occupancy(d, k, interesting(in), opt.dynamic_shared);
     check_occupancy(d, k, cfg.block.volume(), cfg.dynamic_shared);
-    check_plan_1d(d, k, interesting(in), opt);
-    check_plan_extent(d, k, fuzzed_dims(in), opt);
+    const std::uint64_t elements = interesting(in);
+    const dims extent = fuzzed_dims(in);
+    // The kernel's contract, read last so that older corpus inputs keep their meaning: they plan a
+    // one-pass kernel with power-of-two blocks (the default).
+    wavefit::work contract;
+    if (in.ConsumeBool()) contract = contract.kernel_loops();
+    if (in.ConsumeBool()) contract = contract.block_any_wave_multiple();
+    if (in.ConsumeBool()) contract = contract.block_at_most(interesting32(in));
+    current_case += "\ncontract: " + std::string(contract.loops() ? "loops" : "one pass") +
+                    (contract.contract.powers_of_two ? ", powers of two" : ", wave multiples") + ", at most " +
+                    std::to_string(contract.contract.max_block);
+    check_plan_1d(d, k, elements, opt, contract);
+    check_plan_extent(d, k, extent, opt, contract.loops());
 
     const std::uint64_t largest = wavefit::largest_runnable_block(d, k, opt.dynamic_shared);
     if (largest != 0)

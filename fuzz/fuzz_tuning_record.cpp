@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include <wavefit/presets.hpp>
-#include <wavefit/tuning.hpp>
+#include <wavefit/tuning_records.hpp>
 
 namespace {
 

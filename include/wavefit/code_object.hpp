@@ -23,13 +23,14 @@
 #include <utility>       // std::move of the result
 #include <vector>        // the kernels
 
+#include "config.hpp"
 #include "detail/byte_view.hpp"
 #include "detail/elf_reader.hpp"
 #include "detail/msgpack_reader.hpp"
 #include "detail/offload_bundle.hpp"
 #include "kernel_resources.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // One kernel compiled for one GPU target, as its code object's metadata describes it. A file built
 // for several targets yields one entry per kernel per target; nothing is deduplicated.
@@ -385,4 +386,4 @@ inline std::vector<code_object_kernel> read_kernels_from_file(const std::string&
     }
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -8,11 +8,12 @@
 #include <cstdint>      // fixed-width values
 #include <string_view>  // architecture names
 
+#include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "detail/ascii.hpp"
 #include "device_limits.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // The attributes wavefit reads, named independently of HIP and CUDA spellings.
 enum class device_attribute : std::uint8_t {
@@ -161,4 +162,4 @@ constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::st
     return d;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -7,10 +7,11 @@
 #include <string>       // device_text
 #include <string_view>  // to_string(vendor)
 
+#include "config.hpp"
 #include "detail/short_name.hpp"
 #include "dims.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 enum class vendor : std::uint8_t { amd, nvidia };
 
@@ -115,4 +116,4 @@ inline std::string device_text(const device_limits& d) {
     return text.empty() ? std::string("unnamed device") : text;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -4,12 +4,14 @@
 // rendered into a `diagnostic` with a message (the limit, the value, the device) and a fix.
 #pragma once
 
+#include "config.hpp"
+
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
 #include <string>       // diagnostic text
 #include <string_view>  // code names
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // The one list of diagnostic codes: name and severity. Adding a line here adds the code to the enum,
 // to its spellings and severities, and to diagnostic_code_count; the compiler then asks for its
@@ -26,7 +28,9 @@ namespace wavefit {
     X(shared_memory_requires_opt_in, warning)  \
     X(grid_dim_exceeds_device_limit, error)    \
     X(work_items_exceed_dispatch_limit, error) \
-    X(block_not_wave_multiple, warning)
+    X(block_not_wave_multiple, warning)        \
+    X(negative_size, error)                    \
+    X(contract_allows_no_block, error)
 
 enum class diagnostic_code : std::uint8_t {
 #define WAVEFIT_DIAGNOSTIC_ENUMERATOR(name, level) name,
@@ -132,4 +136,4 @@ struct diagnostic {
     std::string fix;
 };
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -9,12 +9,13 @@
 #include <cstdint>      // std::uint64_t: overflow-checked parsing of numeric error codes
 #include <string_view>  // queries
 
+#include "config.hpp"
 #include "detail/ascii.hpp"
 #include "detail/explanation_table.hpp"
 #include "diagnostic.hpp"
 #include "explanation.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 namespace detail::explain_impl {
 
@@ -221,4 +222,4 @@ constexpr const error_explanation* find_explanation(std::string_view query) noex
     return detail::explain_impl::entry_at(detail::explain_impl::index_of(query));
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -5,10 +5,12 @@
 // (detail/explanation_table.hpp); the lookup is explain.hpp. Every text views static storage.
 #pragma once
 
+#include "config.hpp"
+
 #include <cstddef>      // std::size_t: entry counts and indices
 #include <string_view>  // std::string_view: every text is a view of a string literal in static storage
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // The `code` of entries that are not HIP error codes (wavefit diagnostics, pasted log lines).
 inline constexpr int no_error_code = -1;
@@ -66,4 +68,4 @@ private:
     std::size_t count_;
 };
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

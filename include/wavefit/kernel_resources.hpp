@@ -4,9 +4,11 @@
 // limit", so a default-constructed value describes a kernel that only the launch shape constrains.
 #pragma once
 
+#include "config.hpp"
+
 #include <cstdint>  // fixed-width fields
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 struct kernel_resources {
     // Vector registers per thread (numRegs; on gfx90a/gfx942 the unified VGPR+AGPR count, i.e. the
@@ -24,4 +26,4 @@ struct kernel_resources {
     std::uint64_t local_bytes_per_thread = 0;
 };
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

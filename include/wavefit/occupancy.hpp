@@ -10,11 +10,12 @@
 #include <limits>       // unlimited
 #include <string_view>  // to_string(limiter)
 
+#include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "device_limits.hpp"
 #include "kernel_resources.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // The resource that bounds residency. Names are the CLI/JSON spellings (docs/cli.md).
 enum class limiter : std::uint8_t { waves, blocks, registers, scalar_registers, shared_memory, block_size };
@@ -196,9 +197,9 @@ constexpr occupancy_report occupancy(const device_limits& d, const kernel_resour
     return r;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // The largest block that can be resident at all (at least one block per CU/SM): a multiple of the
 // wave size, within the device's and the kernel's maxima and what registers and shared memory
@@ -228,4 +229,4 @@ constexpr std::uint32_t max_registers_for_block(const device_limits& d, std::uin
     return 0;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

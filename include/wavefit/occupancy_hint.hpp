@@ -7,10 +7,11 @@
 #include <cstdint>  // counts
 #include <string>   // the hint text
 
+#include "config.hpp"
 #include "detail/text.hpp"
 #include "occupancy.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 struct occupancy_hint {
     limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
@@ -116,4 +117,4 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     return h;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

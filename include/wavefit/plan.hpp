@@ -9,6 +9,7 @@
 #include <cstdint>  // sizes
 #include <string>   // plan_reason
 
+#include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
@@ -17,98 +18,48 @@
 #include "launch_config.hpp"
 #include "occupancy.hpp"
 #include "validate.hpp"
+#include "work.hpp"
 
-namespace wavefit {
-
-// How many blocks a plan launches along x (1-D work and one block per unit; extents always cover).
-enum class grid_policy : std::uint8_t {
-    cover,     // one element (or unit) per thread (or block): grid = ceil(work / block), clamped only by the device
-    saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel strides
-    coarsen,   // items_per_thread elements per thread: grid = ceil(work / (block x items)); the kernel strides
-};
-
-struct plan_options {
-    // Dynamic shared memory / LDS the launch will request per block.
-    std::uint64_t dynamic_shared = 0;
-    // Blocks smaller than this are chosen only when no larger block reaches the best occupancy.
-    // Occupancy alone would pick tiny blocks (64 threads already fill an SM on paper), but block
-    // scheduling then dominates: on the H200 a one-element-per-thread copy runs at 1693 GB/s with
-    // block 64 against 3883 GB/s with 256 (docs/performance.md). 256 is also rocPRIM's and CUB's default.
-    std::uint64_t min_efficient_block = 256;
-    // Shrink the block for small work so that min(CUs, ceil(n / wave)) CUs get a block each.
-    bool spread_small_work = true;
-    // One element per thread suits streaming kernels: on the H200 copy/add/triad ran 5% slower with
-    // a saturated grid. Kernels that amortise per-block or per-thread setup over many elements
-    // (a register-heavy compute kernel, block reductions with one atomic per block) ran up to 6%
-    // faster saturated (bench/RESULTS.md).
-    grid_policy grid = grid_policy::cover;
-    std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
-    std::uint32_t items_per_thread = 4;   // coarsen: elements (or units) each thread (or block) takes
-};
+WAVEFIT_BEGIN_NAMESPACE
 
 // Why the block has its size.
 enum class block_rule : std::uint8_t {
-    best_occupancy,            // the smallest block >= min_efficient_block reaching the best occupancy
-    best_occupancy_below_min,  // no block >= min_efficient_block reaches it: the largest that does
+    best_occupancy,            // the smallest allowed block >= min_efficient_block reaching the best occupancy
+    best_occupancy_below_min,  // no allowed block >= min_efficient_block reaches it: the largest that does
     spread_small_work,         // smaller than the best-occupancy block, to reach more CUs
-    kernel_bound_below_wave,   // the kernel's own bound is below one wave: the bound itself
+    kernel_bound_below_wave,   // the kernel's own bound (or the contract's maximum) is below one wave
     tuned,                     // measured on the device (wavefit::tune or WAVEFIT_TUNING)
+    fixed_by_contract,         // the kernel's contract fixes the block (work::block_fixed)
+    long_units,                // units of many elements: the largest block that reaches the best occupancy
+    few_units,                 // fewer units than resident blocks: a larger block puts more threads on each
+    baseline,                  // the configuration the launch replaces (work::replacing), kept
 };
 
 // Why a grid dimension is smaller than ceil(extent / block).
 enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated, coarsened };
 
-// The shapes of work a planned launch covers.
-enum class work_kind : std::uint8_t {
-    elements,   // n items in 1-D, one per thread; the block is capped at max_block.x
-    extent,     // a 2-D/3-D extent; the block is shaped x first
-    per_block,  // n units (rows, tiles, heads), one per block: softmax, layernorm, attention
-};
-
-// Work for a plan: what there is to do and the options to plan it with.
-struct work {
-    work_kind kind = work_kind::elements;
-    dims extent{0, 1, 1};  // elements and per_block: {n, 1, 1}
-    plan_options options{};
-    // per_block only: how many elements each unit holds (a row's length), 0 when not said. The plan
-    // does not use it; the tuner keys its records on it, because the best block for a row of 8192
-    // is not the best for a row of 512 of the same kernel.
-    std::uint64_t unit_size = 0;
-
-    static constexpr work elements(std::uint64_t n, const plan_options& o = {}) noexcept {
-        return {work_kind::elements, dims{n, 1, 1}, o};
-    }
-    static constexpr work over(const dims& e, const plan_options& o = {}) noexcept { return {work_kind::extent, e, o}; }
-    // One block per unit: the grid is the unit count (clamped), each block takes a unit; kernels loop
-    // with wavefit::block_stride(units) so that a clamped grid still covers every unit.
-    static constexpr work per_block(std::uint64_t units, const plan_options& o = {}) noexcept {
-        return {work_kind::per_block, dims{units, 1, 1}, o, 0};
-    }
-    static constexpr work per_block(std::uint64_t units, std::uint64_t unit_size, const plan_options& o = {}) noexcept {
-        return {work_kind::per_block, dims{units, 1, 1}, o, unit_size};
-    }
-    // Elements, extent volume or units: what "how much work" means for this kind (saturating).
-    constexpr std::uint64_t size() const noexcept { return extent.volume(); }
-    constexpr bool is_empty() const noexcept { return extent.has_zero(); }
-};
-
 struct launch_plan {
     work_kind kind = work_kind::elements;
     dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element or unit count
-    std::uint64_t elements = 0;  // extent volume (units for per_block)
+    std::uint64_t elements = 0;  // extent volume (units for per_block and per_wave)
     bool empty = false;          // no work: nothing is launched
-    bool feasible = false;       // some configuration of this kernel can run on this device
+    bool feasible = false;       // some configuration the kernel's contract allows can run on this device
     dims grid{0, 1, 1};
     dims block{0, 1, 1};
     std::uint64_t dynamic_shared = 0;
-    // The kernel must loop: for 1-D work, grid.x * block.x < elements; for per_block work, grid.x <
-    // units; for extents, some axis was clamped (see clamps).
+    // The kernel must loop: one pass covers fewer items (units) than the work has. Only ever true for
+    // a kernel that loops (coverage::kernel_loops).
     bool grid_stride = false;
+    // The work is one pass (the default) and the device cannot hold it in one: the launch is refused.
+    bool exceeds_one_pass = false;
     grid_clamp clamps[3] = {grid_clamp::none, grid_clamp::none, grid_clamp::none};
     occupancy_report occupancy;
     block_rule rule = block_rule::best_occupancy;
     std::uint64_t occupancy_block = 0;      // the best-occupancy block, before spreading small work
     std::uint64_t min_efficient_block = 0;  // plan_options::min_efficient_block the plan used
+    std::uint64_t unit_threads = 1;         // per_wave: threads per unit (the wave, or the contract's group)
+    std::uint64_t unit_size = 0;            // per_block, per_wave: elements per unit, 0 when not said
+    kernel_contract contract{};             // what the kernel allows (the work's)
     findings problems;                      // errors when infeasible; otherwise warnings only
 
     constexpr launch_config config() const noexcept { return {grid, block, dynamic_shared}; }
@@ -117,59 +68,150 @@ struct launch_plan {
 
 namespace detail {
 
+constexpr bool is_pow2(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+constexpr std::uint64_t next_pow2(std::uint64_t v) noexcept {
+    std::uint64_t p = 1;
+    while (p < v && p <= (u64_max >> 1)) p <<= 1;
+    return p;
+}
+
+// The largest power of two <= v (0 for 0).
+constexpr std::uint64_t prev_pow2(std::uint64_t v) noexcept {
+    if (v == 0) return 0;
+    std::uint64_t p = 1;
+    while (p <= (v >> 1)) p <<= 1;
+    return p;
+}
+
+constexpr std::uint64_t gcd_u64(std::uint64_t a, std::uint64_t b) noexcept {
+    while (b != 0) {
+        const std::uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+// Threads each unit takes: per_wave work's group (the device's wave unless the contract names one), else 1.
+constexpr std::uint64_t unit_threads(const device_limits& d, const work& w) noexcept {
+    if (w.kind != work_kind::per_wave) return 1;
+    return w.contract.group_threads != 0 ? w.contract.group_threads : max_u64(1, d.wave_size);
+}
+
+// The step of the blocks a plan considers: whole waves and whole units (lcm of the two).
+constexpr std::uint64_t block_step(const device_limits& d, const work& w) noexcept {
+    const std::uint64_t wave = max_u64(1, d.wave_size);
+    const std::uint64_t unit = unit_threads(d, w);
+    return saturating_mul(wave / gcd_u64(wave, unit), unit);
+}
+
+// Dynamic shared memory of a block of `threads` threads under the work's options.
+constexpr std::uint64_t shared_for(const plan_options& o, std::uint64_t threads) noexcept {
+    if (o.shared_for_block != nullptr) return o.shared_for_block(threads);
+    return saturating_add(o.dynamic_shared, saturating_mul(o.shared_per_thread, threads));
+}
+
+// Whether the kernel's contract allows a block of `threads` threads (a block's volume).
+constexpr bool block_allowed(const device_limits& d, const work& w, std::uint64_t threads) noexcept {
+    const kernel_contract& c = w.contract;
+    if (threads == 0) return false;
+    if (c.has_fixed_block()) return threads == c.fixed_block.volume();
+    if (c.max_block != 0 && threads > c.max_block) return false;
+    if (c.powers_of_two && !is_pow2(threads)) return false;
+    return threads % unit_threads(d, w) == 0;
+}
+
+// Units of at least this many elements per thread of the largest allowed block are "long": a block
+// per row of 50,304 logits ran 12% faster with 1024 threads than with 256 on the H200 (llm.c's
+// fused classifier, bench/RESULTS.md), so such units take the largest best-occupancy block.
+inline constexpr std::uint64_t long_unit_elements_per_thread = 16;
+
 // What a configuration follows from, apart from how much work there is: the block (chosen once per
-// kernel, device and options, or measured by the tuner) and the grid policy. The runtime caches
-// one per kernel so that a launch only runs configure(); plan() and the tuner build theirs the same way.
+// kernel, device, work shape and contract, or measured by the tuner) and the grid policy. The runtime
+// caches one per kernel so that a launch only runs configure(); plan() and the tuner build theirs the same way.
 struct launch_recipe {
-    std::uint64_t threads = 0;  // block volume; 0: no block of this kernel can run on this device
-    dims shape{0, 0, 0};        // extents: the block's shape when it was chosen (tuned); x = 0 shapes it from threads
+    std::uint64_t threads = 0;  // block volume; 0: no block the contract allows can run on this device
+    dims shape{0, 0, 0};        // the block's shape when it is fixed or was measured; x = 0 shapes it from threads
     block_rule rule = block_rule::best_occupancy;
-    std::uint32_t active_blocks_per_cu = 0;  // residency at `threads`, for saturated grids
+    std::uint32_t active_blocks_per_cu = 0;  // residency at `threads`, for saturated grids and few units
     grid_policy grid = grid_policy::cover;
     std::uint32_t grid_factor = 1;  // saturation rounds or items per thread
     bool spread_small_work = true;
+    // per_block work: the largest allowed block that runs, and its residency, for work of fewer units
+    // than the device holds blocks at once (configure() picks it when it puts more threads to work).
+    std::uint64_t large_threads = 0;
+    std::uint32_t large_active_blocks_per_cu = 0;
 
     friend constexpr bool operator==(const launch_recipe& a, const launch_recipe& b) noexcept {
         return a.threads == b.threads && a.shape == b.shape && a.rule == b.rule &&
                a.active_blocks_per_cu == b.active_blocks_per_cu && a.grid == b.grid && a.grid_factor == b.grid_factor &&
-               a.spread_small_work == b.spread_small_work;
+               a.spread_small_work == b.spread_small_work && a.large_threads == b.large_threads &&
+               a.large_active_blocks_per_cu == b.large_active_blocks_per_cu;
     }
 };
 
-// The block volume that reaches the best occupancy, preferring blocks of at least
-// opt.min_efficient_block threads; `axis_limit` caps it (max_block.x for 1-D plans).
-constexpr launch_recipe choose_block(const device_limits& d, const kernel_resources& k, const plan_options& opt,
-                                     std::uint64_t axis_limit = u64_max) noexcept {
+// The block for `w`: among the blocks its contract allows, the one that reaches the best occupancy,
+// preferring blocks of at least min_efficient_block threads (the largest such block for long units).
+constexpr launch_recipe choose_block(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
     launch_recipe c{};
-    std::uint64_t bound = min_u64(kernel_max_threads(d, k), d.max_threads_per_block);
-    bound = min_u64(bound, axis_limit);
-    if (bound == 0 || !device_limits_problem(d).empty()) return c;
+    if (!device_limits_problem(d).empty()) return c;
+    const plan_options& opt = w.options;
+    const kernel_contract& contract = w.contract;
+    const std::uint64_t kernel_bound = min_u64(kernel_max_threads(d, k), d.max_threads_per_block);
 
-    if (bound < d.wave_size) {
-        const occupancy_report r = occupancy(d, k, bound, opt.dynamic_shared);
-        if (r.fits()) {
-            c.threads = bound;
+    if (contract.has_fixed_block()) {
+        c.rule = block_rule::fixed_by_contract;
+        c.shape = contract.fixed_block;
+        const std::uint64_t t = contract.fixed_block.volume();
+        const occupancy_report r = occupancy(d, k, t, shared_for(opt, t));
+        if (block_allowed(d, w, t) && t <= kernel_bound && r.fits()) {
+            c.threads = t;
             c.active_blocks_per_cu = r.active_blocks_per_cu;
         }
-        c.rule = block_rule::kernel_bound_below_wave;
         return c;
     }
 
-    std::uint64_t best_waves = 0;
-    for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) {
-        const occupancy_report r = occupancy(d, k, b, opt.dynamic_shared);
-        if (r.fits() && r.active_waves_per_cu > best_waves) best_waves = r.active_waves_per_cu;
-    }
-    if (best_waves == 0) return c;
+    std::uint64_t bound = kernel_bound;
+    if (w.kind != work_kind::extent) bound = min_u64(bound, d.max_block.x);
+    if (contract.max_block != 0) bound = min_u64(bound, contract.max_block);
+    if (bound == 0) return c;
 
+    if (bound < d.wave_size) {
+        // Below one wave: the bound itself, or the largest power of two under it.
+        const std::uint64_t t = contract.powers_of_two ? prev_pow2(bound) : bound;
+        c.rule = block_rule::kernel_bound_below_wave;
+        const occupancy_report r = occupancy(d, k, t, shared_for(opt, t));
+        if (block_allowed(d, w, t) && r.fits()) {
+            c.threads = t;
+            c.active_blocks_per_cu = r.active_blocks_per_cu;
+        }
+        return c;
+    }
+
+    const std::uint64_t step = block_step(d, w);
+    std::uint64_t best_waves = 0;
+    for (std::uint64_t b = step; b <= bound; b += step) {
+        if (!block_allowed(d, w, b)) continue;
+        const occupancy_report r = occupancy(d, k, b, shared_for(opt, b));
+        if (!r.fits()) continue;
+        if (r.active_waves_per_cu > best_waves) best_waves = r.active_waves_per_cu;
+        c.large_threads = b;
+        c.large_active_blocks_per_cu = r.active_blocks_per_cu;
+    }
+    if (best_waves == 0) return launch_recipe{};
+
+    const bool long_units = w.kind == work_kind::per_block && w.unit_size != 0 &&
+                            w.unit_size >= saturating_mul(long_unit_elements_per_thread, bound);
     std::uint64_t largest_at_best = 0;
     std::uint32_t largest_blocks = 0;
-    for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) {
-        const occupancy_report r = occupancy(d, k, b, opt.dynamic_shared);
+    for (std::uint64_t b = step; b <= bound; b += step) {
+        if (!block_allowed(d, w, b)) continue;
+        const occupancy_report r = occupancy(d, k, b, shared_for(opt, b));
         if (r.active_waves_per_cu != best_waves) continue;
         largest_at_best = b;
         largest_blocks = r.active_blocks_per_cu;
-        if (b >= opt.min_efficient_block) {
+        if (b >= opt.min_efficient_block && !long_units) {
             c.threads = b;
             c.active_blocks_per_cu = r.active_blocks_per_cu;
             return c;
@@ -177,36 +219,70 @@ constexpr launch_recipe choose_block(const device_limits& d, const kernel_resour
     }
     c.threads = largest_at_best;
     c.active_blocks_per_cu = largest_blocks;
-    c.rule = block_rule::best_occupancy_below_min;
+    c.rule = long_units ? block_rule::long_units : block_rule::best_occupancy_below_min;
     return c;
 }
 
-// The recipe of an untuned plan: the best-occupancy block under the work's options.
+// The recipe of an untuned plan: the contract's best block and the work's grid policy.
 constexpr launch_recipe planned_recipe(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
     const plan_options& opt = w.options;
-    launch_recipe c = choose_block(d, k, opt, w.kind == work_kind::extent ? u64_max : d.max_block.x);
-    c.grid = w.kind == work_kind::extent ? grid_policy::cover : opt.grid;
+    launch_recipe c = choose_block(d, k, w);
+    c.grid = w.kind == work_kind::extent || !w.loops() ? grid_policy::cover : opt.grid;
     c.grid_factor = c.grid == grid_policy::saturate  ? opt.saturation_rounds
                     : c.grid == grid_policy::coarsen ? opt.items_per_thread
                                                      : 1;
     // One block per unit is the kernel's own decomposition: its block is not shrunk for few units.
     c.spread_small_work = opt.spread_small_work && w.kind != work_kind::per_block;
+    if (w.kind != work_kind::per_block || c.large_threads <= c.threads) {
+        c.large_threads = 0;
+        c.large_active_blocks_per_cu = 0;
+    }
     return c;
 }
 
-// The block for `work` items: the recipe's block, or a smaller one for small work. A block of
-// wave * floor(work / (CUs * wave)) threads leaves ceil(work / block) >= CUs blocks; at one wave
-// per block the grid is ceil(work / wave): either way min(CUs, ceil(work / wave)) CUs get work.
-constexpr std::uint64_t block_for_work(const device_limits& d, const launch_recipe& c, std::uint64_t work) noexcept {
+// The largest block the contract allows that is at most `threads` (and at least one step).
+constexpr std::uint64_t allowed_at_most(const device_limits& d, const work& w, std::uint64_t threads) noexcept {
+    const std::uint64_t step = block_step(d, w);
+    std::uint64_t b = max_u64(step, align_down(threads, step));
+    if (w.contract.powers_of_two) b = max_u64(prev_pow2(b), next_pow2(step));
+    return b;
+}
+
+// The block for `needed` threads of work: the recipe's block, or a smaller allowed one for small work.
+// A block of wave * floor(needed / (CUs * wave)) threads leaves ceil(needed / block) >= CUs blocks;
+// at one wave per block the grid is ceil(needed / wave): either way min(CUs, ceil(needed / wave)) CUs
+// get work.
+constexpr std::uint64_t block_for_work(const device_limits& d, const launch_recipe& c, const work& w,
+                                       std::uint64_t needed) noexcept {
     // wave_size is a divisor below; 0 (invalid limits, found by fuzz/fuzz_check_plan) leaves c as it is.
     if (d.wave_size == 0 || !c.spread_small_work || c.rule == block_rule::kernel_bound_below_wave ||
-        c.rule == block_rule::tuned || d.compute_units == 0 || work == 0)
+        c.rule == block_rule::tuned || c.rule == block_rule::fixed_by_contract || d.compute_units == 0 || needed == 0)
         return c.threads;
     // Large work (the common case on the launch path) needs no division: the formula below gives at
-    // least c.threads exactly when work >= CUs * c.threads, c.threads being whole waves here.
-    if (work >= saturating_mul(d.compute_units, c.threads)) return c.threads;
-    const std::uint64_t per_cu = work / saturating_mul(d.compute_units, d.wave_size);
-    return min_u64(c.threads, saturating_mul(d.wave_size, max_u64(1, per_cu)));
+    // least c.threads exactly when needed >= CUs * c.threads, c.threads being whole waves here.
+    if (needed >= saturating_mul(d.compute_units, c.threads)) return c.threads;
+    const std::uint64_t per_cu = needed / saturating_mul(d.compute_units, d.wave_size);
+    const std::uint64_t spread = min_u64(c.threads, saturating_mul(d.wave_size, max_u64(1, per_cu)));
+    const std::uint64_t b = allowed_at_most(d, w, spread);
+    return b <= c.threads && block_allowed(d, w, b) ? b : c.threads;
+}
+
+// The block for per_block work of `units` units: the recipe's, or its larger block when fewer units
+// than the device holds blocks at once would otherwise leave threads idle (a column reduction of 24
+// blocks of 1024 ran 3.7x slower with 256 threads on the H200, bench/RESULTS.md). The larger block
+// is taken when min(units, resident large blocks) x its threads exceeds units x the recipe's threads.
+constexpr std::uint64_t block_for_units(const device_limits& d, const launch_recipe& c, const work& w,
+                                        std::uint64_t units) noexcept {
+    if (c.large_threads <= c.threads || c.rule == block_rule::tuned || c.rule == block_rule::fixed_by_contract ||
+        d.compute_units == 0)
+        return c.threads;
+    // More threads than a unit has elements find nothing to do.
+    if (w.unit_size != 0 && w.unit_size < c.large_threads) return c.threads;
+    const std::uint64_t slots = saturating_mul(c.active_blocks_per_cu, d.compute_units);
+    if (units >= slots) return c.threads;
+    const std::uint64_t large_slots = saturating_mul(c.large_active_blocks_per_cu, d.compute_units);
+    const std::uint64_t large_working = saturating_mul(min_u64(units, large_slots), c.large_threads);
+    return large_working > saturating_mul(units, c.threads) ? c.large_threads : c.threads;
 }
 
 // Largest grid along `axis` for blocks `block_extent` wide on that axis; `why` says which limit.
@@ -223,18 +299,21 @@ constexpr std::uint64_t grid_cap(const device_limits& d, int axis, std::uint64_t
     return cap;
 }
 
-// Blocks along `axis` to cover `items` with `per_block` items per block, clamped to the device for
-// blocks `block_extent` threads wide on that axis; `clamp` tells whether (and why) the kernel strides.
+// Blocks along `axis` to cover `items` with `per_block` items per block. A kernel that loops gets a
+// grid clamped to the device for blocks `block_extent` threads wide on that axis (`clamp` says why);
+// one-pass work keeps the covering grid, and validation refuses it where the device cannot hold it.
 constexpr std::uint64_t grid_along(const device_limits& d, int axis, std::uint64_t items, std::uint64_t per_block,
-                                   std::uint64_t block_extent, grid_clamp& clamp) noexcept {
+                                   std::uint64_t block_extent, bool loops, grid_clamp& clamp) noexcept {
+    const std::uint64_t needed = ceil_div(items, per_block);
+    clamp = grid_clamp::none;
+    if (!loops) return needed;
     grid_clamp why = grid_clamp::none;
     const std::uint64_t cap = grid_cap(d, axis, block_extent, why);
-    const std::uint64_t needed = ceil_div(items, per_block);
-    clamp = needed > cap ? why : grid_clamp::none;
+    if (needed > cap) clamp = why;
     return min_u64(needed, cap);
 }
 
-// The grid policy applied to a covering grid along x (1-D and per-block work).
+// The grid policy applied to a covering grid along x (1-D, per-block and per-wave work).
 constexpr std::uint64_t apply_grid_policy(const device_limits& d, const launch_recipe& c, std::uint64_t threads,
                                           std::uint64_t covering, std::uint64_t work, std::uint64_t per_block,
                                           grid_clamp& clamp) noexcept {
@@ -258,14 +337,9 @@ constexpr std::uint64_t apply_grid_policy(const device_limits& d, const launch_r
     return grid;
 }
 
-constexpr std::uint64_t next_pow2(std::uint64_t v) noexcept {
-    std::uint64_t p = 1;
-    while (p < v && p <= (u64_max >> 1)) p <<= 1;
-    return p;
-}
-
 // Shapes `threads` into a block for an extent: x first (coalescing), whole waves along x when the
 // extent is wide enough, powers of two along short axes so the volume stays a multiple of the wave.
+// A power-of-two `threads` gives a power-of-two volume (x divides it).
 constexpr dims shape_block(const device_limits& d, std::uint64_t threads, const dims& extent) noexcept {
     std::uint64_t bx = 1;
     if (extent.x >= d.wave_size) {
@@ -287,55 +361,77 @@ struct configured_launch {
     launch_config config{dims{0}, dims{0}};
     std::uint64_t threads = 0;  // the recipe's block for this much work (before an extent shapes it)
     grid_clamp clamps[3] = {grid_clamp::none, grid_clamp::none, grid_clamp::none};
-    bool grid_stride = false;
-    bool empty = false;  // no work: config has grid 0 and the block the work would get
+    bool grid_stride = false;  // one pass covers less than the work: the kernel loops
+    bool empty = false;        // no work: config has grid 0 and the block the work would get
 };
 
 constexpr configured_launch configure(const device_limits& d, const launch_recipe& c, const work& w) noexcept {
     configured_launch out{};
-    const std::uint64_t dynamic_shared = w.options.dynamic_shared;
+    const bool loops = w.loops();
+    const auto block_of = [&c](std::uint64_t threads) { return c.shape.x != 0 ? c.shape : dims{threads}; };
     switch (w.kind) {
         case work_kind::elements: {
             const std::uint64_t n = w.extent.x;
-            const std::uint64_t threads = block_for_work(d, c, n);
+            const std::uint64_t threads = block_for_work(d, c, w, n);
+            const dims block = block_of(threads);
             out.threads = threads;
-            out.config = launch_config{dims{0}, dims{threads}, dynamic_shared};
+            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
             if (n == 0) {
                 out.empty = true;
                 return out;
             }
-            std::uint64_t grid = grid_along(d, 0, n, threads, threads, out.clamps[0]);
-            grid = apply_grid_policy(d, c, threads, grid, n, threads, out.clamps[0]);
+            std::uint64_t grid = grid_along(d, 0, n, threads, block.x, loops, out.clamps[0]);
+            if (loops) grid = apply_grid_policy(d, c, threads, grid, n, threads, out.clamps[0]);
             out.config.grid = dims{grid};
             out.grid_stride = !product_exceeds(grid, threads, n - 1);  // grid x threads < n, exactly
             return out;
         }
         case work_kind::per_block: {
             const std::uint64_t units = w.extent.x;
-            out.threads = c.threads;
-            out.config = launch_config{dims{0}, dims{c.threads}, dynamic_shared};
+            const std::uint64_t threads = block_for_units(d, c, w, units);
+            const dims block = block_of(threads);
+            out.threads = threads;
+            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
             if (units == 0) {
                 out.empty = true;
                 return out;
             }
-            std::uint64_t grid = grid_along(d, 0, units, 1, c.threads, out.clamps[0]);
-            grid = apply_grid_policy(d, c, c.threads, grid, units, 1, out.clamps[0]);
+            std::uint64_t grid = grid_along(d, 0, units, 1, block.x, loops, out.clamps[0]);
+            if (loops) grid = apply_grid_policy(d, c, threads, grid, units, 1, out.clamps[0]);
             out.config.grid = dims{grid};
             out.grid_stride = grid < units;
             return out;
         }
+        case work_kind::per_wave: {
+            const std::uint64_t units = w.extent.x;
+            const std::uint64_t lanes = unit_threads(d, w);
+            const std::uint64_t threads = block_for_work(d, c, w, saturating_mul(units, lanes));
+            const dims block = block_of(threads);
+            const std::uint64_t units_per_block = max_u64(1, threads / lanes);
+            out.threads = threads;
+            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
+            if (units == 0) {
+                out.empty = true;
+                return out;
+            }
+            std::uint64_t grid = grid_along(d, 0, units, units_per_block, block.x, loops, out.clamps[0]);
+            if (loops) grid = apply_grid_policy(d, c, threads, grid, units, units_per_block, out.clamps[0]);
+            out.config.grid = dims{grid};
+            out.grid_stride = !product_exceeds(grid, units_per_block, units - 1);
+            return out;
+        }
         case work_kind::extent: {
-            const std::uint64_t threads = block_for_work(d, c, w.size());
+            const std::uint64_t threads = block_for_work(d, c, w, w.size());
             out.threads = threads;
             const dims block = c.shape.x != 0 ? c.shape : shape_block(d, threads, w.extent);
-            out.config = launch_config{dims{0}, block, dynamic_shared};
+            out.config = launch_config{dims{0}, block, shared_for(w.options, block.volume())};
             if (w.is_empty()) {
                 out.empty = true;
                 return out;
             }
             std::uint64_t g[3] = {1, 1, 1};
             for (int a = 0; a < 3; ++a) {
-                g[a] = grid_along(d, a, w.extent[a], block[a], block[a], out.clamps[a]);
+                g[a] = grid_along(d, a, w.extent[a], block[a], block[a], loops, out.clamps[a]);
                 if (out.clamps[a] != grid_clamp::none) out.grid_stride = true;
             }
             out.config.grid = dims{g[0], g[1], g[2]};
@@ -353,6 +449,25 @@ constexpr launch_config smallest_launch(const device_limits& d, const kernel_res
     return launch_config{dims{1}, dims{probe}, dynamic_shared};
 }
 
+// Whether one pass of `cfg` covers all of `w`: what a one-pass kernel needs.
+constexpr bool covers_in_one_pass(const device_limits& d, const launch_config& cfg, const work& w) noexcept {
+    // grid x per_block >= items, exactly: grid x per_block > items - 1.
+    const auto covers = [](std::uint64_t grid, std::uint64_t per_block, std::uint64_t items) {
+        return items == 0 || product_exceeds(grid, per_block, items - 1);
+    };
+    switch (w.kind) {
+        case work_kind::elements: return covers(cfg.grid.volume(), cfg.block.volume(), w.extent.x);
+        case work_kind::per_block: return covers(cfg.grid.volume(), 1, w.extent.x);
+        case work_kind::per_wave:
+            return covers(cfg.grid.volume(), cfg.block.volume() / unit_threads(d, w), w.extent.x);
+        case work_kind::extent:
+            for (int a = 0; a < 3; ++a)
+                if (!covers(cfg.grid[a], cfg.block[a], w.extent[a])) return false;
+            return true;
+    }
+    return false;
+}
+
 // The plan for `w` from a given recipe: what plan() returns for the planned recipe, and what a
 // tuned launch runs for a tuned one.
 constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_resources& k, const work& w,
@@ -361,18 +476,30 @@ constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_reso
     p.kind = w.kind;
     p.extent = w.extent;
     p.elements = w.size();
-    p.dynamic_shared = w.options.dynamic_shared;
     p.min_efficient_block = w.options.min_efficient_block;
+    p.unit_threads = unit_threads(d, w);
+    p.unit_size = w.unit_size;
+    p.contract = w.contract;
+    if (w.negative) {
+        p.feasible = false;
+        p.problems.add({diagnostic_code::negative_size, -1, false, 0, 0});
+        return p;
+    }
     if (c.threads == 0) {
         p.feasible = false;
-        p.problems = find_problems(d, k, smallest_launch(d, k, p.dynamic_shared));
+        const launch_config probe = smallest_launch(d, k, shared_for(w.options, 1));
+        p.problems = find_problems(d, k, probe);
+        // Some block runs, but none the contract allows: say that, not what the probe found.
+        if (!p.problems.has_error() && device_limits_problem(d).empty())
+            p.problems.add({diagnostic_code::contract_allows_no_block, -1, false, 0, 0});
         return p;
     }
     const configured_launch cl = configure(d, c, w);
     p.feasible = true;
     p.occupancy_block = c.threads;
     p.block = cl.config.block;
-    p.rule = cl.threads < c.threads ? block_rule::spread_small_work : c.rule;
+    p.dynamic_shared = cl.config.dynamic_shared;
+    p.rule = cl.threads < c.threads ? block_rule::spread_small_work : cl.threads > c.threads ? block_rule::few_units : c.rule;
     p.occupancy = occupancy(d, k, p.block.volume(), p.dynamic_shared);
     if (cl.empty) {
         p.empty = true;
@@ -383,24 +510,57 @@ constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_reso
     p.grid_stride = cl.grid_stride;
     for (int a = 0; a < 3; ++a) p.clamps[a] = cl.clamps[a];
     p.problems = find_problems(d, k, p.config());
+    p.exceeds_one_pass = !w.loops() && p.problems.has_error() &&
+                         (p.problems.contains(diagnostic_code::grid_dim_exceeds_device_limit) ||
+                          p.problems.contains(diagnostic_code::work_items_exceed_dispatch_limit));
+    return p;
+}
+
+// The plan of a launch that keeps the configuration it replaces (work::replacing).
+constexpr launch_plan plan_of_baseline(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
+    launch_plan p{};
+    p.kind = w.kind;
+    p.extent = w.extent;
+    p.elements = w.size();
+    p.min_efficient_block = w.options.min_efficient_block;
+    p.unit_threads = unit_threads(d, w);
+    p.unit_size = w.unit_size;
+    p.contract = w.contract;
+    p.rule = block_rule::baseline;
+    p.feasible = true;
+    p.block = w.baseline.block;
+    p.dynamic_shared = w.baseline.dynamic_shared;
+    p.occupancy_block = p.block.volume();
+    p.occupancy = occupancy(d, k, p.block.volume(), p.dynamic_shared);
+    if (w.is_empty()) {
+        p.empty = true;
+        p.grid = dims{0, 1, 1};
+        return p;
+    }
+    p.grid = w.baseline.grid;
+    p.grid_stride = !covers_in_one_pass(d, w.baseline, w);
+    p.problems = find_problems(d, k, w.baseline);
+    if (w.negative) p.problems.add({diagnostic_code::negative_size, -1, false, 0, 0});
     return p;
 }
 
 }  // namespace detail
 
-// Plan a launch for `w`: the block from the device and the kernel's resources, the grid from the work.
+// Plan a launch for `w`: the block from the device, the kernel's resources and its contract, the grid
+// from the work. A work that replaces a configuration (work::replacing) plans that configuration.
 constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
+    if (w.has_baseline) return detail::plan_of_baseline(d, k, w);
     return detail::plan_with_recipe(d, k, w, detail::planned_recipe(d, k, w));
 }
 
-// Plan a 1-D launch over `elements` items, one per thread where the device allows it.
-constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, std::uint64_t elements,
+// Plan a 1-D launch over `elements` items, one per thread (work::elements).
+template <class Count, detail::if_size_type<Count> = 0>
+constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, Count elements,
                            const plan_options& opt = {}) noexcept {
     return plan(d, k, work::elements(elements, opt));
 }
 
-// Plan a 2-D/3-D launch over `extent`. Each axis is clamped on its own; a clamped axis must be
-// strided by the kernel (the device-side grid-stride ranges do this per axis).
+// Plan a 2-D/3-D launch over `extent`, one item per thread (work::over).
 constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, const dims& extent,
                            const plan_options& opt = {}) noexcept {
     return plan(d, k, work::over(extent, opt));
@@ -416,21 +576,34 @@ namespace detail {
 
 // The phrases of plan_reason, also for output that shows the plan's fields beside them (the CLI).
 
+inline std::string unit_word(const launch_plan& p) {
+    return p.kind == work_kind::per_block || p.kind == work_kind::per_wave ? "unit" : "element";
+}
+
 // The rule that chose p's block, without the numbers the plan holds itself ("the smallest block of
 // at least 256 threads that reaches the best occupancy"). `p` must be feasible.
 inline std::string block_rule_phrase(const launch_plan& p, const device_limits& d) {
     switch (p.rule) {
         case block_rule::best_occupancy:
-            return "the smallest block of at least " + num(p.min_efficient_block) +
+            return "the smallest allowed block of at least " + num(p.min_efficient_block) +
                    " threads that reaches the best occupancy";
-        case block_rule::best_occupancy_below_min: return "the largest block that reaches the best occupancy";
+        case block_rule::best_occupancy_below_min: return "the largest allowed block that reaches the best occupancy";
         case block_rule::spread_small_work:
-            return "so that " + plural(p.elements, "element") + " spread over " +
-                   num(min_u64(d.compute_units, ceil_div(p.elements, d.wave_size))) + " of the " + num(d.compute_units) +
-                   " " + std::string(d.cu_word()) + "s";
+            return "so that " + plural(p.elements, unit_word(p)) + " spread over " +
+                   num(min_u64(d.compute_units, ceil_div(saturating_mul(p.elements, p.unit_threads), d.wave_size))) +
+                   " of the " + num(d.compute_units) + " " + std::string(d.cu_word()) + "s";
         case block_rule::kernel_bound_below_wave:
-            return "the kernel's own bound, below one " + num(d.wave_size) + "-thread " + std::string(d.wave_word());
+            return "the largest allowed block under the kernel's bound, below one " + num(d.wave_size) + "-thread " +
+                   std::string(d.wave_word());
         case block_rule::tuned: return "was measured fastest on this device (a tuning record)";
+        case block_rule::fixed_by_contract: return "the block the kernel's contract fixes (block_fixed)";
+        case block_rule::long_units:
+            return "the largest allowed block that reaches the best occupancy, for units of " + num(p.unit_size) +
+                   " elements (at least " + num(long_unit_elements_per_thread) + " per thread of the largest block)";
+        case block_rule::few_units:
+            return "larger than the best-occupancy block: " + plural(p.elements, "unit") +
+                   " are fewer than the blocks the device holds at once, so more threads per unit do more";
+        case block_rule::baseline: return "the configuration this launch replaces (work::replacing), kept";
     }
     return {};
 }
@@ -438,7 +611,7 @@ inline std::string block_rule_phrase(const launch_plan& p, const device_limits& 
 // What the best_occupancy_below_min rule adds: why no larger block was taken.
 inline std::string larger_blocks_phrase(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
     return std::string("larger blocks ") +
-           (p.block.volume() >= kernel_max_threads(d, k) ? "exceed the kernel's bound" : "reach less");
+           (p.block.volume() >= kernel_max_threads(d, k) ? "exceed the kernel's bound" : "reach less or are not allowed");
 }
 
 // Why grid axis `a` was clamped to p.grid[a] (after "clamped to N"), "" when it was not.
@@ -448,13 +621,38 @@ inline std::string grid_clamp_phrase(const launch_plan& p, const device_limits& 
         case grid_clamp::dispatch_work_item_limit: return " by the 2^32-1 work-items-per-dimension dispatch limit";
         case grid_clamp::saturated:
             return " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + std::string(d.cu_word()) +
-                   " busy, as plan_options::grid asked)";
+                   " busy, as grid_saturated() asked)";
         case grid_clamp::device_grid_limit: return " by the device's maximum grid " + std::string(axis_name(a));
         case grid_clamp::coarsened:
-            return std::string(" (a coarsened grid: several items per ") +
-                   (p.kind == work_kind::per_block ? "block" : "thread") + ", as plan_options::grid asked)";
+            return std::string(" (a coarsened grid: several ") + unit_word(p) + "s per " +
+                   (p.kind == work_kind::per_block ? "block" : p.kind == work_kind::per_wave ? "wave" : "thread") +
+                   ", as grid_coarsened() asked)";
     }
     return {};
+}
+
+// The blocks a contract allows, for messages: "power-of-two blocks of at most 256 threads".
+inline std::string contract_text(const kernel_contract& c, const device_limits& d) {
+    if (c.has_fixed_block()) return "the fixed block " + dims_text(c.fixed_block);
+    std::string text = c.powers_of_two ? "power-of-two blocks" : "blocks of whole " + std::string(d.wave_word()) + "s";
+    if (c.max_block != 0) text += " of at most " + num(c.max_block) + " threads";
+    if (c.group_threads != 0) text += ", whole groups of " + num(c.group_threads) + " threads";
+    return text;
+}
+
+// Why a one-pass plan cannot run, and what to do: the kernel must loop.
+inline std::string one_pass_phrase(const launch_plan& p, const device_limits& d) {
+    const std::string what = p.kind == work_kind::per_block  ? "one block per unit"
+                             : p.kind == work_kind::per_wave ? "one " + std::string(d.wave_word()) + " per unit"
+                                                             : "one thread per element";
+    const std::string loop = p.kind == work_kind::per_block  ? "wavefit::block_stride(units)"
+                             : p.kind == work_kind::per_wave ? "wavefit::wave_stride(units)"
+                             : p.kind == work_kind::extent   ? "wavefit::grid_stride_axis<A>(n)"
+                                                             : "wavefit::grid_stride(n)";
+    return "the kernel takes " + what + " in one pass (the default contract: a guarded kernel such as `if (i < n)`), "
+           "and " + plural(p.elements, unit_word(p)) + " need grid " + dims_text(p.grid) + " of blocks " +
+           dims_text(p.block) + ", more than " + device_text(d) + " accepts in one launch; make the kernel loop (" +
+           loop + ") and say so with .kernel_loops(), so that wavefit may clamp the grid";
 }
 
 }  // namespace detail
@@ -472,8 +670,13 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
             return "no launch is possible: " +
                    (bad.empty() ? std::string("no block size fits") : "invalid device limits (" + std::string(bad) + ")");
         }
+        if (f->code == diagnostic_code::negative_size) return "no launch: the work's count is negative";
+        if (f->code == diagnostic_code::contract_allows_no_block)
+            return "no launch: no block the kernel's contract allows (" + detail::contract_text(p.contract, d) +
+                   ") can run on " + device_text(d) + "; " + describe(*f, d, k, problems_config(p, d, k)).message;
         return "no block size can run: " + describe(*f, d, k, problems_config(p, d, k)).message;
     }
+    if (p.exceeds_one_pass) return "no launch: " + detail::one_pass_phrase(p, d);
 
     const occupancy_report& o = p.occupancy;
     const std::string occ = num(static_cast<std::uint64_t>(std::lround(o.occupancy * 100.0))) + "% occupancy (" +
@@ -483,14 +686,18 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
     const std::string rule = detail::block_rule_phrase(p, d);
     switch (p.rule) {
         case block_rule::best_occupancy:
-        case block_rule::kernel_bound_below_wave: text += " is " + rule + ": " + occ; break;
+        case block_rule::kernel_bound_below_wave:
+        case block_rule::fixed_by_contract:
+        case block_rule::long_units:
+        case block_rule::baseline: text += " is " + rule + ": " + occ; break;
         case block_rule::best_occupancy_below_min:
             text += " is " + rule + " (" + occ + "); " + detail::larger_blocks_phrase(p, d, k);
             break;
         case block_rule::spread_small_work: text += " instead of " + num(p.occupancy_block) + " " + rule + ": " + occ; break;
+        case block_rule::few_units: text += " instead of " + num(p.occupancy_block) + " is " + rule + ": " + occ; break;
         case block_rule::tuned: text += " " + rule + ": " + occ; break;
     }
-    if (p.empty) return text + "; 0 elements: nothing to launch";
+    if (p.empty) return text + "; 0 " + detail::unit_word(p) + "s: nothing to launch";
 
     text += "; grid " + detail::dims_text(p.grid);
     bool clamped = false;
@@ -506,6 +713,17 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
             text += " covers " + detail::plural(p.elements, "unit") + ", one per block";
         return text;
     }
+    if (p.kind == work_kind::per_wave) {
+        const std::uint64_t per_block = p.unit_threads == 0 ? 0 : threads / p.unit_threads;
+        const std::string group = p.unit_threads == d.wave_size ? wave : "group of " + num(p.unit_threads) + " threads";
+        if (p.grid_stride)
+            text += "; the kernel must wave-stride: one pass covers " +
+                    num(detail::saturating_mul(p.grid.volume(), per_block)) + " of " + num(p.elements) + " units";
+        else if (!clamped)
+            text += " covers " + detail::plural(p.elements, "unit") + ", one per " + group + " (" + num(per_block) +
+                    " per block)";
+        return text;
+    }
     if (p.grid_stride)
         text += "; the kernel must grid-stride: one pass covers " + num(detail::saturating_mul(p.grid.volume(), threads)) +
                 " of " + num(p.elements) + " elements";
@@ -514,4 +732,4 @@ inline std::string plan_reason(const launch_plan& p, const device_limits& d, con
     return text;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

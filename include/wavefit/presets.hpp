@@ -11,11 +11,12 @@
 #include <string>       // error messages
 #include <string_view>  // lookups
 
+#include "config.hpp"
 #include "detail/ascii.hpp"
 #include "device_attributes.hpp"
 #include "device_limits.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // Thrown by presets::by_name / by_arch for a name no preset has; the message lists the known ones.
 class unknown_preset : public std::invalid_argument {
@@ -259,4 +260,4 @@ inline const device_limits& by_arch(std::string_view arch) {
 }
 
 }  // namespace presets
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -11,9 +11,10 @@
 #include <string>       // text of a target id
 #include <string_view>  // parsing
 
+#include "config.hpp"
 #include "detail/ascii.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 enum class feature_setting : std::uint8_t {
     any,  // code: runs either way; device: unknown (a real GPU whose features were not read)
@@ -107,4 +108,4 @@ constexpr load_problem loads_on(const target_id& code, const target_id& device) 
     return load_problem::none;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -16,6 +16,7 @@
 #include <utility>        // std::move
 #include <vector>         // groups, findings
 
+#include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
@@ -27,7 +28,7 @@
 #include "plan.hpp"
 #include "validate.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // One kernel dispatch as a trace records it, in wavefit's units: grid in blocks, block in threads,
 // shared memory in bytes per block (static + dynamic), scratch in bytes per work-item.
@@ -409,4 +410,4 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     return a;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -9,17 +9,18 @@
 #include <string>   // messages
 #include <vector>   // check() result
 
+#include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
 #include "detail/ascii.hpp"
 #include "diagnostic.hpp"
-#include "explain.hpp"
+#include "detail/runtime_outcome.hpp"
 #include "kernel_resources.hpp"
 #include "launch_config.hpp"
 #include "occupancy.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 constexpr std::uint64_t kernel_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
     return k.max_threads_per_block == 0 ? d.max_threads_per_block : k.max_threads_per_block;
@@ -31,6 +32,9 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
     const dims& grid = cfg.grid;
     const dims& block = cfg.block;
 
+    // A size given as a negative number is refused whatever else is wrong with it.
+    if (cfg.has_negative())
+        out.add({diagnostic_code::negative_size, -1, grid.negative, 0, cfg.negative_shared ? 1u : 0u});
     for (int a = 0; a < 3; ++a)
         if (grid[a] == 0) out.add({diagnostic_code::zero_dimension, a, true, 0, 1});
     for (int a = 0; a < 3; ++a)
@@ -90,7 +94,7 @@ namespace detail {
 constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
     const dims& grid = cfg.grid;
     const dims& block = cfg.block;
-    if (grid.has_zero() || block.has_zero()) return true;
+    if (grid.has_zero() || block.has_zero() || cfg.has_negative()) return true;
     for (int a = 0; a < 3; ++a) {
         if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
         if (d.max_work_items_per_dimension != 0 && product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
@@ -170,12 +174,12 @@ inline std::string wave_multiple_hint(const device_limits& d, std::uint64_t thre
     return hint;
 }
 
-// What the runtime does with such a launch, quoted from the code's entry in the explanation table
+// What the runtime does with such a launch, quoted from the code's entry in detail/runtime_outcome.hpp
 // (the one place that says it), with the launch's own numbers in the launch-bounds log line:
 // "; on AMD: hipErrorLaunchFailure; the only detail is the log line 'Launch params (512, 1, 1) ...".
 // Empty where the runtime does not fail the launch (a partial wave).
 inline std::string runtime_outcome(const finding& f, const device_limits& d, const launch_config& cfg) {
-    const error_explanation* entry = find_explanation(to_string(f.code));
+    const runtime_outcome_text* entry = find_runtime_outcome(f.code);
     if (entry == nullptr) return {};
     std::string text(d.is_amd() ? entry->on_amd : entry->on_nvidia);
     if (text.empty() || starts_with(text, "No runtime error") || starts_with(text, "Not applicable")) return {};
@@ -360,6 +364,23 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                       (d.is_amd() ? "; code that assumes 32-thread warps wastes half of each wave on gfx9" : "");
             break;
         }
+        case diagnostic_code::negative_size:
+            out.message = std::string(f.limit != 0    ? "the dynamic shared memory size"
+                                      : f.in_grid     ? "a grid dimension"
+                                      : cfg.block.negative ? "a block dimension"
+                                                           : "the work's count") +
+                          " was given as a negative number; as an unsigned size it would be about 2^64, so the launch "
+                          "on " + dev + " is refused";
+            out.fix = "compute sizes in 64-bit types and check them before launching (a size that went below 0 usually "
+                      "means n - 1 for n = 0 or an int that overflowed)";
+            break;
+        case diagnostic_code::contract_allows_no_block:
+            out.message = "no block the kernel's contract allows can run this kernel on " + dev +
+                          " (its bound, registers or shared memory rule out every allowed block)";
+            out.fix = "check the contract: a fixed block must fit the kernel's bound and registers; block_at_most(N) with "
+                      "powers of two may leave no block between the register limit and N (block_any_wave_multiple() "
+                      "allows more); per_group sizes must divide the block";
+            break;
     }
     out.message += detail::runtime_outcome(f, d, cfg);
     return out;
@@ -372,4 +393,4 @@ inline std::vector<diagnostic> check(const device_limits& d, const kernel_resour
     return out;
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

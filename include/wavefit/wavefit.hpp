@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The umbrella header. Always the planning core; when the including translation unit is compiled
-// as HIP or CUDA (or defines WAVEFIT_BACKEND_HIP / WAVEFIT_BACKEND_CUDA for host-only code), also
-// the runtime layer (wavefit::launch and friends), and in device compilers the device helpers.
+// The umbrella header: the planning core always; when the including translation unit is compiled as
+// HIP or CUDA (or defines WAVEFIT_BACKEND_HIP / WAVEFIT_BACKEND_CUDA for host-only code), also the
+// launch layer (wavefit::launch and friends), and in device compilers the device helpers. Tuning is
+// not here: one translation unit of a program includes <wavefit/tuning.hpp> to make WAVEFIT_TUNING
+// and wavefit::tune available to every launch of the program.
 #pragma once
 
 #include "detail/language_check.hpp"
@@ -11,6 +13,7 @@
 #include "platform.hpp"
 
 #if WAVEFIT_HAS_RUNTIME
+#include "runtime/kernel_queries.hpp"
 #include "runtime/launch.hpp"
 #endif
 

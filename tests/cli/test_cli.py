@@ -41,12 +41,15 @@ DIAGNOSTIC_CODES = {
     "grid_dim_exceeds_device_limit": "error",
     "work_items_exceed_dispatch_limit": "error",
     "block_not_wave_multiple": "warning",
+    "negative_size": "error",
+    "contract_allows_no_block": "error",
 }
 LIMITERS = {"waves", "blocks", "registers", "scalar_registers", "shared_memory", "block_size"}
 
 CHECK_KEYS = {"valid", "diagnostics"}
 DIAGNOSTIC_KEYS = {"code", "severity", "message", "fix"}
-PLAN_KEYS = {"elements", "empty", "block", "grid", "grid_stride", "occupancy", "reason", "valid", "diagnostics"}
+PLAN_KEYS = {"elements", "empty", "block", "grid", "grid_stride", "occupancy", "reason", "valid", "diagnostics",
+             "exceeds_one_pass", "work", "kernel_loops", "powers_of_two", "block_at_most", "block_fixed"}
 PLAN_OCCUPANCY_KEYS = {"active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 OCCUPANCY_ROW_KEYS = {"block", "active_blocks_per_cu", "active_waves_per_cu", "occupancy", "limiter"}
 EXPLAIN_KEYS = {"name", "code", "meaning", "causes", "fixes"}
@@ -371,7 +374,9 @@ class CheckCommand(CliAssertions, unittest.TestCase):
 
     def test_every_diagnostic_code_of_the_contract_is_covered_above(self):
         covered = set().union(*(codes for _, codes in self.CASES))
-        self.assertEqual(covered, set(DIAGNOSTIC_CODES))
+        # negative_size cannot reach check (the CLI's numbers are unsigned: a negative one is a usage error)
+        # and contract_allows_no_block is a plan's (PlanCommand tests it).
+        self.assertEqual(covered, set(DIAGNOSTIC_CODES) - {"negative_size", "contract_allows_no_block"})
 
     def test_valid_launch_is_exit_0_with_no_diagnostics(self):
         result = run("check", "--preset", "mi300x", "--grid", "1000", "--block", "256", "--json")
@@ -426,21 +431,101 @@ class CheckCommand(CliAssertions, unittest.TestCase):
 
 class PlanCommand(CliAssertions, unittest.TestCase):
     def test_story_2_plans_2_to_the_33_elements_on_mi300x_with_a_grid_stride(self):
-        doc, result = self.plan_json("--preset", "mi300x", "--elements", "2^33", "--regs", "96")
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "2^33", "--regs", "96", "--kernel-loops")
         self.assertTrue(doc["valid"], result.describe())
         self.assertEqual(doc["elements"], 2**33)
         self.assertFalse(doc["empty"])
         self.assertTrue(doc["grid_stride"], result.describe())
+        self.assertTrue(doc["kernel_loops"], result.describe())
         self.assertEqual(doc["block"][0] % 64, 0, result.describe())
         self.assertLessEqual(doc["grid"][0] * doc["block"][0], 2**32 - 1, result.describe())
         self.assertEqual(doc["occupancy"]["limiter"], "registers", result.describe())
         self.assertIn("grid-stride", doc["reason"], result.describe())
 
+    def test_a_guarded_kernel_over_2_to_the_33_elements_cannot_be_covered_in_one_pass_and_says_what_to_do(self):
+        # The default contract: one thread per element, reached in one pass (`if (i < n)`). 2^33 elements
+        # need more than AMD's 2^32-1 work-items in x: refused with exit 1, never clamped in silence.
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "2^33")
+        self.assertFalse(doc["valid"], result.describe())
+        self.assertTrue(doc["exceeds_one_pass"], result.describe())
+        self.assertFalse(doc["grid_stride"], result.describe())
+        self.assertGreaterEqual(doc["grid"][0] * doc["block"][0], 2**33, result.describe())
+        self.assertEqual([dg["code"] for dg in doc["diagnostics"]], ["work_items_exceed_dispatch_limit"], result.describe())
+        self.assertIn(".kernel_loops()", doc["reason"], result.describe())
+        text = run("plan", "--preset", "mi300x", "--elements", "2^33")
+        self.assert_exit(text, 1)
+        self.assertIn("in one pass", text.out, text.describe())
+        self.assertIn("wavefit::grid_stride(n)", text.out, text.describe())
+        # The same count fits the H200 in one pass (2^31-1 blocks, no work-item cap).
+        doc, result = self.plan_json("--preset", "h200", "--elements", "2^33")
+        self.assertTrue(doc["valid"], result.describe())
+
     def test_grid_stride_is_true_exactly_when_one_pass_covers_fewer_than_the_elements(self):
         for preset in ("mi300x", "h200", "rx7900xtx"):
             for elements in (1, 1000, 2**31, 2**33, U64_MAX):
-                doc, result = self.plan_json("--preset", preset, "--elements", elements)
+                doc, result = self.plan_json("--preset", preset, "--elements", elements, "--kernel-loops")
                 self.assertEqual(doc["grid_stride"], doc["grid"][0] * doc["block"][0] < elements, result.describe())
+                # A one-pass plan never strides: it covers, or it is refused.
+                doc, result = self.plan_json("--preset", preset, "--elements", elements)
+                self.assertFalse(doc["grid_stride"], result.describe())
+                self.assertEqual(doc["valid"], not doc["exceeds_one_pass"], result.describe())
+                if doc["valid"]:
+                    self.assertGreaterEqual(doc["grid"][0] * doc["block"][0], elements, result.describe())
+
+    def test_the_contract_flags_choose_among_the_blocks_the_kernel_allows(self):
+        # 168 registers on the H200: 12 warps per SM at 384 threads (any wave multiple) or 128 (powers of two).
+        doc, _ = self.plan_json("--preset", "h200", "--elements", "2^26", "--regs", "168")
+        self.assertEqual(doc["block"][0], 128)
+        self.assertTrue(doc["powers_of_two"])
+        doc, _ = self.plan_json("--preset", "h200", "--elements", "2^26", "--regs", "168", "--any-wave-multiple")
+        self.assertEqual(doc["block"][0], 384)
+        doc, _ = self.plan_json("--preset", "mi300x", "--elements", "2^26", "--block-at-most", "128")
+        self.assertEqual(doc["block"][0], 128)
+        self.assertEqual(doc["block_at_most"], 128)
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "1000000", "--block-fixed", "512")
+        self.assertEqual(doc["block"], [512, 1, 1], result.describe())
+        self.assertEqual(doc["grid"][0], -(-1000000 // 512), result.describe())
+        self.assertIn("contract fixes", doc["reason"], result.describe())
+        # A fixed block above the kernel's bound: no block the contract allows.
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "1000", "--block-fixed", "512",
+                                     "--kernel-max-threads", "256")
+        self.assertFalse(doc["valid"], result.describe())
+        self.assertIn("contract_allows_no_block", [dg["code"] for dg in doc["diagnostics"]], result.describe())
+
+    def test_per_block_and_per_wave_work_count_units_not_threads(self):
+        # 24 columns of a reduction, a block each: few units take the largest block (more threads per unit).
+        doc, result = self.plan_json("--preset", "h200", "--per-block", "24")
+        self.assertEqual(doc["grid"], [24, 1, 1], result.describe())
+        self.assertEqual(doc["block"], [1024, 1, 1], result.describe())
+        self.assertEqual(doc["work"], "per_block")
+        # Rows of 50,304 logits, a block per row: long units take the largest best-occupancy block.
+        doc, result = self.plan_json("--preset", "h200", "--per-block", "8192", "--unit-size", "50304")
+        self.assertEqual(doc["block"], [1024, 1, 1], result.describe())
+        self.assertEqual(doc["grid"], [8192, 1, 1], result.describe())
+        # A warp of 32 per row, kept as written on wave64: 8192 rows in blocks of 256 = 8 rows per block.
+        doc, result = self.plan_json("--preset", "mi300x", "--per-wave", "8192", "--group", "32", "--unit-size", "768")
+        self.assertEqual(doc["block"], [256, 1, 1], result.describe())
+        self.assertEqual(doc["grid"], [1024, 1, 1], result.describe())
+        self.assertEqual(doc["elements"], 8192, result.describe())
+        # A wave per row on the MI300X is 64 threads: 4 rows per block of 256.
+        doc, result = self.plan_json("--preset", "mi300x", "--per-wave", "8192")
+        self.assertEqual(doc["grid"][0] * doc["block"][0] // 64, 8192, result.describe())
+
+    def test_a_saturated_grid_policy_states_that_the_kernel_loops(self):
+        doc, result = self.plan_json("--preset", "mi300x", "--elements", "2^28", "--grid-policy", "saturate:2")
+        self.assertTrue(doc["kernel_loops"], result.describe())
+        self.assertTrue(doc["grid_stride"], result.describe())
+        self.assertLessEqual(doc["grid"][0], 2 * 8 * 304, result.describe())
+        for bad in ("magic", "saturate:0", "cover:2", "coarsen:x"):
+            self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "5", "--grid-policy", bad),
+                                    "--grid-policy")
+
+    def test_contract_flags_that_contradict_each_other_are_usage_errors(self):
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "5", "--per-block", "5"), "--per-block")
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "5", "--unit-size", "5"), "--unit-size")
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--per-block", "5", "--group", "32"), "--group")
+        self.assert_usage_error(run("plan", "--preset", "mi300x", "--elements", "5", "--block-fixed", "256",
+                                    "--block-at-most", "128"), "--block-fixed")
 
     def test_zero_elements_is_an_empty_plan_that_launches_nothing(self):
         doc, result = self.plan_json("--preset", "mi300x", "--elements", "0")
@@ -474,7 +559,7 @@ class PlanCommand(CliAssertions, unittest.TestCase):
             self.assertIn("\nerror [", text.out, text.describe())
 
     def test_text_shows_block_grid_grid_stride_occupancy_and_reason(self):
-        result = run("plan", "--preset", "mi300x", "--elements", "2^33", "--regs", "96")
+        result = run("plan", "--preset", "mi300x", "--elements", "2^33", "--regs", "96", "--kernel-loops")
         self.assert_exit(result, 0)
         for label in ("block", "grid", "grid-stride", "occupancy", "reason"):
             self.assertRegex(result.out, rf"(?m)^{label}\s+\S", result.describe())
@@ -482,20 +567,20 @@ class PlanCommand(CliAssertions, unittest.TestCase):
 
     def test_the_reason_row_says_why_without_repeating_the_rows_above_it(self):
         cases = {
-            ("--preset", "mi300x", "--elements", "2^33", "--regs", "96"):
-                "the smallest block of at least 256 threads that reaches the best occupancy; "
+            ("--preset", "mi300x", "--elements", "2^33", "--regs", "96", "--kernel-loops"):
+                "the smallest allowed block of at least 256 threads that reaches the best occupancy; "
                 "grid x clamped by the 2^32-1 work-items-per-dimension dispatch limit",
             ("--preset", "mi300x", "--elements", "38912"):
                 "smaller than the best-occupancy block (256) so that 38912 elements spread over 304 of the 304 CUs; "
                 "one thread per element",
             ("--preset", "mi300x", "--elements", "1M", "--kernel-max-threads", "128"):
-                "the largest block that reaches the best occupancy; larger blocks exceed the kernel's bound; "
+                "the largest allowed block that reaches the best occupancy; larger blocks exceed the kernel's bound; "
                 "one thread per element",
-            ("--preset", "mi300x", "--extent", "100000,100000,100"):
-                "the smallest block of at least 256 threads that reaches the best occupancy; "
+            ("--preset", "mi300x", "--extent", "100000,100000,100", "--kernel-loops"):
+                "the smallest allowed block of at least 256 threads that reaches the best occupancy; "
                 "grid y clamped by the device's maximum grid y",
             ("--preset", "mi300x", "--elements", "0"):
-                "the smallest block of at least 256 threads that reaches the best occupancy",
+                "the smallest allowed block of at least 256 threads that reaches the best occupancy",
         }
         for args, why in cases.items():
             with self.subTest(args=args):
@@ -561,7 +646,9 @@ class PlanPassesCheckFor1dWork(PlanPassesCheckBase, unittest.TestCase):
             for j, elements in enumerate(self.ELEMENTS):
                 for resources in self.resource_sets(i, j, 2):
                     with self.subTest(preset=preset, elements=elements, resources=resources):
-                        checked += self.assert_plan_passes_check(preset, ["--elements", elements], resources)
+                        # Both contracts: a kernel that loops, and a one-pass kernel (refused past the limits).
+                        for loops in ([], ["--kernel-loops"]):
+                            checked += self.assert_plan_passes_check(preset, ["--elements", elements, *loops], resources)
         self.assertGreater(checked, len(PRESETS) * len(self.ELEMENTS))
 
 
@@ -574,7 +661,7 @@ class PlanPassesCheckForExtents(PlanPassesCheckBase, unittest.TestCase):
             for j, extent in enumerate(self.EXTENTS):
                 for resources in self.resource_sets(i, j, 1):
                     with self.subTest(preset=preset, extent=extent, resources=resources):
-                        checked += self.assert_plan_passes_check(preset, ["--extent", extent], resources)
+                        checked += self.assert_plan_passes_check(preset, ["--extent", extent, "--kernel-loops"], resources)
         self.assertGreater(checked, len(PRESETS) * len(self.EXTENTS) // 2)
 
 
@@ -1565,14 +1652,16 @@ class TuningFiles(CliAssertions, unittest.TestCase):
     """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (README, "Tuned launches")."""
 
     RECORD = {
-        "wavefit_tuning": 1, "wavefit": "0.1.0",
-        "device": {"name": "NVIDIA H200", "arch": "sm_90", "compute_units": 132}, "runtime": "CUDA 13000",
-        "kernel": "_Z4copyPdPKdm",
-        "resources": {"registers": 16, "scalar_registers": 0, "static_shared": 0, "max_threads": 1024, "local_bytes": 0},
-        "work": "elements", "bucket": 28, "dynamic_shared": 0, "min_efficient_block": 256,
+        "wavefit_tuning": 2, "wavefit": "0.2.0",
+        "key": {"device": "NVIDIA H200", "arch": "sm_90", "compute_units": 132, "runtime": "CUDA 13000",
+                "kernel": "_Z4copyPdPKdm", "registers": 16, "scalar_registers": 0, "static_shared": 0,
+                "max_threads": 1024, "local_bytes": 0, "work": "elements", "bucket": 28, "unit_bucket": 0,
+                "coverage": "kernel_loops", "powers_of_two": True, "max_block": 0, "fixed_block": [0, 0, 0],
+                "group_threads": 0, "dynamic_shared": 0, "shared_per_thread": 0, "shared_rule": 0,
+                "min_efficient_block": 256},
         "chosen": {"block": [512, 1, 1], "grid": "saturate", "factor": 2, "median_ns": 1000000, "spread": 0.004},
         "plan": {"block": [256, 1, 1], "grid": "cover", "factor": 1, "median_ns": 1031000, "spread": 0.003},
-        "candidates": 63, "failed": 1, "tuning_ms": 612, "measured_size": 268435456,
+        "cold_cache": True, "candidates": 63, "failed": 1, "tuning_ms": 612, "measured_size": 268435456,
     }
 
     def setUp(self):
@@ -1607,7 +1696,7 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertEqual(doc["records"][0]["chosen"]["block"], [512, 1, 1])
 
     def test_lines_that_are_not_records_are_named_once_and_never_fatal(self):
-        path = self.file("mixed.jsonl", ["garbage", self.record(), '{"wavefit_tuning": 2}', "[" * 200, ""])
+        path = self.file("mixed.jsonl", ["garbage", self.record(), '{"wavefit_tuning": 3}', "[" * 200, ""])
         r = run("tuning", "show", path)
         self.assert_exit(r, 0)
         self.assertIn("1 record", r.out)
@@ -1616,7 +1705,7 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertIn("the first at line 1", r.err)
 
     def test_check_refuses_a_record_the_device_cannot_launch(self):
-        path = self.file("b.jsonl", [self.record(), self.record(bucket=27, **{"chosen.block": [2048, 1, 1]})])
+        path = self.file("b.jsonl", [self.record(), self.record(**{"key.bucket": 27, "chosen.block": [2048, 1, 1]})])
         r = run("tuning", "check", path, "--preset", "h200")
         self.assert_exit(r, 1)
         self.assertIn("1 invalid", r.out)
@@ -1632,8 +1721,8 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertEqual([rec["valid"] for rec in doc["records"]], [True, False])
 
     def test_merge_writes_both_files_records_the_second_winning(self):
-        a = self.file("a.jsonl", [self.record(), self.record(bucket=20)])
-        b = self.file("b.jsonl", [self.record(**{"chosen.factor": 4}), self.record(kernel="_Z5otherv")])
+        a = self.file("a.jsonl", [self.record(), self.record(**{"key.bucket": 20})])
+        b = self.file("b.jsonl", [self.record(**{"chosen.factor": 4}), self.record(**{"key.kernel": "_Z5otherv"})])
         out = Path(self.dir.name) / "c.jsonl"
         r = run("tuning", "merge", a, b, "-o", out)
         self.assert_exit(r, 0)

@@ -50,6 +50,9 @@ struct counters {
     std::atomic<int> set_device_calls{0};
     std::atomic<bool> refuse_set_attribute{false};  // hipFuncSetAttribute fails while set
     std::atomic<bool> check_arguments{true};        // launches must carry (float*, int 4099)
+    std::atomic<int> allocations{0};                // hipMalloc minus hipFree: what is still held
+    std::atomic<int> cache_flushes{0};              // hipMemsetAsync calls (the tuner's L2 flush)
+    std::atomic<bool> refuse_allocations{false};    // hipMalloc fails while set
 };
 counters& count();
 

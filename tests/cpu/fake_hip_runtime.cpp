@@ -72,6 +72,7 @@ int attribute(hipDeviceAttribute_t a, int device) {
         case hipDeviceAttributeSharedMemPerBlockOptin: return 131072;
         case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return 131072;
         case hipDeviceAttributeMaxThreadsPerMultiProcessor: return 2048;
+        case hipDeviceAttributeL2CacheSize: return 4 << 20;
         default: return 0;
     }
 }
@@ -245,6 +246,29 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
 }
 hipError_t hipRuntimeGetVersion(int* runtimeVersion) {
     *runtimeVersion = 60443483;
+    return hipSuccess;
+}
+
+// Device memory: the tuner's cache-flush buffer. Nothing is allocated (the fake device has no memory
+// to flush); the count says whether every allocation was released.
+hipError_t hipMalloc(void** ptr, size_t size) {
+    (void)size;
+    if (fake::count().refuse_allocations.load()) return hipErrorOutOfMemory;
+    static char fake_device_memory[16];
+    fake::count().allocations.fetch_add(1);
+    *ptr = fake_device_memory;
+    return hipSuccess;
+}
+hipError_t hipFree(void* ptr) {
+    if (ptr != nullptr) fake::count().allocations.fetch_sub(1);
+    return hipSuccess;
+}
+hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream) {
+    (void)dst;
+    (void)value;
+    (void)sizeBytes;
+    (void)stream;
+    fake::count().cache_flushes.fetch_add(1);
     return hipSuccess;
 }
 

@@ -72,6 +72,8 @@ const char* const contract_diagnostic_codes[] = {
     "grid_dim_exceeds_device_limit",
     "work_items_exceed_dispatch_limit",
     "block_not_wave_multiple",
+    "negative_size",
+    "contract_allows_no_block",
 };
 
 std::string lower(std::string_view s) {
@@ -302,11 +304,12 @@ TEST_CASE("HSA_STATUS_ERROR_INVALID_ISA is explained as a register or ISA proble
     CHECK(kokkos);
 }
 
-TEST_CASE("every one of the ten diagnostic codes has an entry") {
+TEST_CASE("every one of the twelve diagnostic codes has an entry") {
     std::size_t diagnostics = 0;
     for (const error_explanation& e : wavefit::all_error_explanations())
         if (e.kind == explanation_kind::diagnostic) ++diagnostics;
-    CHECK(diagnostics == 10);
+    CHECK(diagnostics == wavefit::diagnostic_code_count);
+    CHECK(diagnostics == 12);
 
     for (const char* code : contract_diagnostic_codes) {
         INFO(code);

@@ -79,7 +79,13 @@ TEST_CASE("class 1, chapel#23934: on the MI250X grid 8,388,607 x 512 runs and 8,
     REQUIRE(p.grid.x * p.block.x <= 4294967295u);
     REQUIRE(p.grid.x * p.block.x >= 4294966785u);
     REQUIRE_FALSE(p.grid_stride);
-    REQUIRE(wavefit::plan(presets::mi250x, kernel_resources{}, 4294967041u).grid_stride);
+    // One more than one pass can hold: a guarded kernel (the default contract) is refused before it
+    // runs, and says the kernel must loop; a kernel that loops gets a clamped grid.
+    const wavefit::launch_plan over = wavefit::plan(presets::mi250x, kernel_resources{}, 4294967041u);
+    REQUIRE(over.exceeds_one_pass);
+    REQUIRE_FALSE(over.ok());
+    REQUIRE(over.problems.contains(diagnostic_code::work_items_exceed_dispatch_limit));
+    REQUIRE(wavefit::plan(presets::mi250x, kernel_resources{}, wavefit::work::elements(4294967041u).kernel_loops()).grid_stride);
 }
 
 TEST_CASE("class 1, quantumlib/qsim#993: grid 8,388,608 x 512 on the MI300X is rejected", "[failure_classes][work_items]") {
@@ -103,7 +109,8 @@ TEST_CASE("class 1, iree-org/iree#21527: grid 33,652,736 x 128 on gfx950 is reje
                      diagnostic_code::work_items_exceed_dispatch_limit, {"4307550208 work-items", "MI355X (gfx950)"});
 }
 
-TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread launch is rejected, the plan grid-strides",
+TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread launch is rejected, a kernel that loops "
+          "gets a grid-stride plan",
           "[failure_classes][work_items]") {
     // pytorch/pytorch#168806 (cited in docs/device-facts.md) was not found in the search corpus; #182657 is the
     // same failure in torch.arange with the numbers given. The block size of the per-thread kernel
@@ -111,7 +118,14 @@ TEST_CASE("class 1, pytorch#182657 (torch.arange(2**32 + 1)): the per-thread lau
     const std::uint64_t n = 4294967297u;
     require_rejected(judge(presets::mi300x, kernel_resources{}, launch(dims{(n + 255) / 256}, dims{256})),
                      diagnostic_code::work_items_exceed_dispatch_limit, {"4294967552 work-items"});
-    const wavefit::launch_plan p = wavefit::plan(presets::mi300x, kernel_resources{}, n);
+    // The guarded kernel ported as it is (one pass) is refused with the reason; the grid-stride port plans.
+    const wavefit::launch_plan guarded = wavefit::plan(presets::mi300x, kernel_resources{}, n);
+    const std::string why = wavefit::plan_reason(guarded, presets::mi300x, kernel_resources{});
+    CAPTURE(why);
+    REQUIRE(guarded.exceeds_one_pass);
+    REQUIRE(spec::contains(why, "kernel_loops()"));
+    REQUIRE(spec::contains(why, "wavefit::grid_stride(n)"));
+    const wavefit::launch_plan p = wavefit::plan(presets::mi300x, kernel_resources{}, wavefit::work::elements(n).kernel_loops());
     CAPTURE(p.grid.x, p.block.x);
     REQUIRE(p.ok());
     REQUIRE(p.grid_stride);
@@ -156,8 +170,9 @@ TEST_CASE("class 2, ROCm/rocm-systems#2375: grid y 65537 on the MI300X is above 
     require_rejected(judge(presets::mi300x, kernel_resources{}, launch(dims{1, 65537}, dims{256})),
                      diagnostic_code::grid_dim_exceeds_device_limit,
                      {"grid y = 65537", "maximum grid y of 65536", "MI300X (gfx942)"});
-    // A plan over the same rows clamps and grid-strides instead.
-    const wavefit::launch_plan p = wavefit::plan(presets::mi300x, kernel_resources{}, dims{256, 65537});
+    // A plan over the same rows for a kernel that loops clamps and grid-strides instead.
+    const wavefit::launch_plan p =
+        wavefit::plan(presets::mi300x, kernel_resources{}, wavefit::work::over(dims{256, 65537}).kernel_loops());
     CAPTURE(p.grid.y);
     REQUIRE(p.ok());
     REQUIRE(p.grid.y <= 65536);
@@ -358,14 +373,15 @@ TEST_CASE("class 8, ROCm/rocm-libraries#9441: MIOpen's 2^33 global work size is 
                      diagnostic_code::zero_dimension, {"0 blocks in x"});
 }
 
-TEST_CASE("class 8: a plan over more than 2^33 elements computes grid x block in 64 bits and grid-strides on AMD",
+TEST_CASE("class 8: a plan over more than 2^33 elements computes grid x block in 64 bits and grid-strides on AMD when "
+          "the kernel loops",
           "[failure_classes][narrowing]") {
     // ROCm/rocm-libraries#9441 and #12195 (Stream-K tile grids bounded by the 32-bit work-item limit).
     for (std::uint64_t n :
          {std::uint64_t{1} << 33, (std::uint64_t{1} << 33) + 1, std::uint64_t{1} << 40, std::uint64_t{1} << 63}) {
         for (const char* key : {"mi300x", "mi355x", "h200"}) {
             const wavefit::device_limits& d = presets::by_name(key);
-            const wavefit::launch_plan p = wavefit::plan(d, kernel_resources{}, n);
+            const wavefit::launch_plan p = wavefit::plan(d, kernel_resources{}, wavefit::work::elements(n).kernel_loops());
             const std::uint64_t one_pass = p.grid.x * p.block.x;  // no overflow: grid.x <= 2^31-1, block <= 1024
             CAPTURE(key, n, p.grid.x, p.block.x, one_pass);
             REQUIRE(p.ok());
@@ -405,7 +421,8 @@ TEST_CASE("class 9: a register-light kernel on the MI300A is never planned with 
     for (std::uint32_t regs = 0; regs <= 128; regs += 8) {
         for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4000}, std::uint64_t{116737}, std::uint64_t{466944},
                                 std::uint64_t{1} << 24, std::uint64_t{1} << 33}) {
-            const wavefit::launch_plan p = wavefit::plan(presets::mi300a, with_registers(regs), n);
+            const wavefit::launch_plan p =
+                wavefit::plan(presets::mi300a, with_registers(regs), wavefit::work::elements(n).kernel_loops());
             CAPTURE(regs, n, p.block.x);
             REQUIRE(p.ok());
             REQUIRE(p.block.x < 1024);

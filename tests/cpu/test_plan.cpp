@@ -26,6 +26,7 @@ using wavefit::grid_clamp;
 using wavefit::kernel_resources;
 using wavefit::launch_plan;
 using wavefit::plan;
+using wavefit::work;
 namespace presets = wavefit::presets;
 
 using spec::ceil_div;
@@ -144,12 +145,21 @@ TEST_CASE("large work uses the smallest best-occupancy block of at least 256 thr
         require_launchable(p, pr.limits, kernel_resources{});
     }
     SECTION("168 registers on the H200: 12 warps per SM, reached by 384 threads but not by 256") {
-        const launch_plan p = plan(presets::h200, with_registers(168), std::uint64_t{1} << 26);
-        CAPTURE(p.block.x, p.occupancy.active_waves_per_cu);
-        REQUIRE(p.block.x == 384);
-        REQUIRE(p.occupancy.active_waves_per_cu == 12);
+        // Any wave multiple allowed: 384.
+        const launch_plan any =
+            plan(presets::h200, with_registers(168), work::elements(std::uint64_t{1} << 26).block_any_wave_multiple());
+        CAPTURE(any.block.x, any.occupancy.active_waves_per_cu);
+        REQUIRE(any.block.x == 384);
+        REQUIRE(any.occupancy.active_waves_per_cu == 12);
         REQUIRE(wavefit::occupancy(presets::h200, with_registers(168), 256).active_waves_per_cu == 8);
-        require_launchable(p, presets::h200, with_registers(168));
+        require_launchable(any, presets::h200, with_registers(168));
+        // The default contract (powers of two): 128 reaches the same 12 warps (3 blocks), 256 and 512 do not.
+        const launch_plan pow2 = plan(presets::h200, with_registers(168), std::uint64_t{1} << 26);
+        CAPTURE(pow2.block.x, pow2.occupancy.active_waves_per_cu);
+        REQUIRE(pow2.block.x == 128);
+        REQUIRE(pow2.occupancy.active_waves_per_cu == 12);
+        REQUIRE(pow2.rule == block_rule::best_occupancy_below_min);
+        require_launchable(pow2, presets::h200, with_registers(168));
     }
     SECTION("plan_options::min_efficient_block moves the preference") {
         wavefit::plan_options opt;
@@ -288,10 +298,10 @@ TEST_CASE("a kernel that cannot run at all gives an infeasible plan that says wh
     }
 }
 
-TEST_CASE("2^33 elements on the MI300X clamp grid x to 16,777,215 blocks of 256 and grid-stride", "[plan][amd]") {
+TEST_CASE("2^33 elements of a kernel that loops clamp grid x to 16,777,215 blocks of 256 on AMD", "[plan][amd]") {
     const std::uint64_t n = std::uint64_t{1} << 33;
     for (const char* key : {"mi210", "mi250x", "mi300a", "mi300x", "mi325x", "mi355x"}) {
-        const launch_plan p = plan(presets::by_name(key), kernel_resources{}, n);
+        const launch_plan p = plan(presets::by_name(key), kernel_resources{}, work::elements(n).kernel_loops());
         const std::string reason = wavefit::plan_reason(p, presets::by_name(key), kernel_resources{});
         CAPTURE(key, p.block.x, p.grid.x, reason);
         REQUIRE(p.block.x == 256);
@@ -316,14 +326,14 @@ TEST_CASE("2^33 elements fit the H200 without striding", "[plan][nvidia]") {
     require_launchable(p, presets::h200, kernel_resources{});
 }
 
-TEST_CASE("2^64-1 elements plan without overflow on both vendors", "[plan]") {
-    const launch_plan amd = plan(presets::mi300x, kernel_resources{}, u64_max);
+TEST_CASE("2^64-1 elements of a kernel that loops plan without overflow on both vendors", "[plan]") {
+    const launch_plan amd = plan(presets::mi300x, kernel_resources{}, work::elements(u64_max).kernel_loops());
     CAPTURE(amd.grid.x, amd.block.x);
     REQUIRE(amd.grid.x == 16777215);
     REQUIRE(amd.grid_stride);
     require_launchable(amd, presets::mi300x, kernel_resources{});
 
-    const launch_plan nv = plan(presets::h200, kernel_resources{}, u64_max);
+    const launch_plan nv = plan(presets::h200, kernel_resources{}, work::elements(u64_max).kernel_loops());
     const std::string reason = wavefit::plan_reason(nv, presets::h200, kernel_resources{});
     CAPTURE(nv.grid.x, nv.block.x, reason);
     REQUIRE(nv.grid.x == 2147483647u);
@@ -367,14 +377,15 @@ TEST_CASE("extent plans shape the block x first and cover every axis", "[plan][e
     }
 }
 
-TEST_CASE("extent plans clamp grid y and z per axis and then grid-stride", "[plan][extent]") {
+TEST_CASE("extent plans of a kernel that loops clamp grid y and z per axis and then grid-stride", "[plan][extent]") {
     SECTION("grid y stops at 65535 on the H200 and at 65536 on the MI300X") {
         struct row {
             const wavefit::device_limits* d;
             std::uint64_t y_limit;
         };
         for (const row& x : {row{&presets::h200, 65535}, row{&presets::mi300x, 65536}}) {
-            const launch_plan p = plan(*x.d, kernel_resources{}, dims{64, std::uint64_t{1} << 20});
+            const launch_plan p =
+                plan(*x.d, kernel_resources{}, work::over(dims{64, std::uint64_t{1} << 20}).kernel_loops());
             const std::string reason = wavefit::plan_reason(p, *x.d, kernel_resources{});
             CAPTURE(wavefit::device_text(*x.d), p.block.x, p.block.y, p.grid.x, p.grid.y, reason);
             REQUIRE(p.block == dims{64, 4, 1});
@@ -387,7 +398,7 @@ TEST_CASE("extent plans clamp grid y and z per axis and then grid-stride", "[pla
         }
     }
     SECTION("grid z stops at 65535 on the H200") {
-        const launch_plan p = plan(presets::h200, kernel_resources{}, dims{64, 1, std::uint64_t{1} << 24});
+        const launch_plan p = plan(presets::h200, kernel_resources{}, work::over(dims{64, 1, std::uint64_t{1} << 24}).kernel_loops());
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE(p.block == dims{64, 1, 4});
         REQUIRE(p.grid.z == 65535);
@@ -396,7 +407,8 @@ TEST_CASE("extent plans clamp grid y and z per axis and then grid-stride", "[pla
         require_launchable(p, presets::h200, kernel_resources{});
     }
     SECTION("grid x of a 2-D extent stops at the work-item limit on AMD") {
-        const launch_plan p = plan(presets::mi300x, kernel_resources{}, dims{std::uint64_t{1} << 33, 2});
+        const launch_plan p =
+            plan(presets::mi300x, kernel_resources{}, work::over(dims{std::uint64_t{1} << 33, 2}).kernel_loops());
         CAPTURE(p.block.x, p.grid.x, p.grid.y);
         REQUIRE(p.block.x == 256);
         REQUIRE(p.grid.x == 16777215);
@@ -443,7 +455,10 @@ TEST_CASE("the plan reason names the block, the occupancy and its limiter", "[pl
 
 TEST_CASE("plans are constant expressions", "[plan]") {
     static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 30).block.x == 256, "256 for large work");
-    static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 33).grid.x == 16777215,
+    static_assert(plan(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33).kernel_loops()).grid.x ==
+                      16777215,
                   "clamped at compile time");
+    static_assert(plan(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33)).exceeds_one_pass,
+                  "one pass refused at compile time");
     SUCCEED();
 }

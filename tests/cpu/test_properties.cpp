@@ -285,7 +285,35 @@ bool some_block_runs(const device_limits& d, const kernel_resources& k, std::uin
 
 }  // namespace
 
-TEST_CASE("random 1-D plans stay within every limit, never wrap, cover the work or grid-stride", "[properties][plan]") {
+// Exact products of two 64-bit sizes, independent of the library's arithmetic.
+__extension__ using wide = unsigned __int128;
+
+// A random kernel contract: one pass or a loop, powers of two or any wave multiple, sometimes a
+// maximum of its own (a shared array).
+wavefit::work with_random_contract(random_source& rnd, wavefit::work w) {
+    if (rnd.chance(0.5)) w = w.kernel_loops();
+    if (rnd.chance(0.5)) w = w.block_any_wave_multiple();
+    if (rnd.chance(0.3)) w = w.block_at_most(static_cast<std::uint32_t>(rnd.between(1, 1100)));
+    return w;
+}
+
+std::string describe_contract(const wavefit::kernel_contract& c) {
+    std::ostringstream s;
+    s << (c.cover == wavefit::coverage::kernel_loops ? "loops" : "one pass")
+      << (c.powers_of_two ? ", powers of two" : ", any wave multiple") << ", at most " << c.max_block;
+    return s.str();
+}
+
+// The blocks a contract allows, restated.
+bool allowed_by(const wavefit::kernel_contract& c, std::uint64_t threads) {
+    if (threads == 0) return false;
+    if (c.max_block != 0 && threads > c.max_block) return false;
+    return !c.powers_of_two || (threads & (threads - 1)) == 0;
+}
+
+TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap, and reach every element in one pass "
+          "unless the kernel loops",
+          "[properties][plan]") {
     INFO("seed " << seed);
     random_source rnd(seed);
     for (int i = 0; i < 6000; ++i) {
@@ -296,16 +324,20 @@ TEST_CASE("random 1-D plans stay within every limit, never wrap, cover the work 
         if (rnd.chance(0.2)) opt.min_efficient_block = rnd.between(0, 1100);
         opt.spread_small_work = rnd.chance(0.8);
         const std::uint64_t elements = random_elements(rnd);
+        const wavefit::work w = with_random_contract(rnd, wavefit::work::elements(elements, opt));
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic shared "
                      << opt.dynamic_shared << ", min efficient block " << opt.min_efficient_block << ", spread "
-                     << opt.spread_small_work << ", elements " << elements);
+                     << opt.spread_small_work << ", elements " << elements << ", contract "
+                     << describe_contract(w.contract));
         REQUIRE(wavefit::device_limits_problem(d).empty());
 
-        const wavefit::launch_plan p = wavefit::plan(d, k, elements, opt);
-        CAPTURE(p.ok(), p.feasible, p.empty, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z, p.grid_stride);
+        const wavefit::launch_plan p = wavefit::plan(d, k, w);
+        CAPTURE(p.ok(), p.feasible, p.empty, p.exceeds_one_pass, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y,
+                p.grid.z, p.grid_stride);
 
         // Whether any block size at all can run, by brute force over every size the plan may use.
-        const std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
+        std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
+        if (w.contract.max_block != 0) bound = std::min<std::uint64_t>(bound, w.contract.max_block);
         const bool runnable = some_block_runs(d, k, opt.dynamic_shared, bound);
         CAPTURE(bound, runnable);
         if (!runnable) {
@@ -314,42 +346,57 @@ TEST_CASE("random 1-D plans stay within every limit, never wrap, cover the work 
             REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
             continue;
         }
-        // Every device here can launch some block: the plan must find one.
+        // Every device here can launch some block: the plan must find one the contract allows.
         REQUIRE(p.feasible);
-        REQUIRE(p.ok());
         REQUIRE(p.occupancy.fits());
         REQUIRE(p.occupancy.active_blocks_per_cu ==
                 wavefit::occupancy(d, k, volume(p.block), opt.dynamic_shared).active_blocks_per_cu);
 
-        // The block is within every limit.
+        // The block is within every limit and one the contract allows.
         REQUIRE(p.block.y == 1);
         REQUIRE(p.block.z == 1);
         REQUIRE(p.block.x >= 1);
         REQUIRE(p.block.x <= d.max_block.x);
         REQUIRE(p.block.x <= d.max_threads_per_block);
         if (k.max_threads_per_block != 0) REQUIRE(p.block.x <= k.max_threads_per_block);
+        REQUIRE(allowed_by(w.contract, p.block.x));
 
         if (elements == 0) {
+            REQUIRE(p.ok());
             REQUIRE(p.empty);
             REQUIRE(p.grid.x == 0);
             continue;
         }
         REQUIRE_FALSE(p.empty);
-        // The launch the plan describes passes validation.
-        const wavefit::findings f = wavefit::find_problems(d, k, p.config());
-        REQUIRE_FALSE(f.has_error());
-        // The grid never wraps and stays within the device's limits.
         REQUIRE(p.grid.x >= 1);
-        REQUIRE(p.grid.x <= d.max_grid.x);
+        REQUIRE(p.grid.x <= ceil_div(elements, p.block.x));  // not more blocks than the work needs
+        REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
+        // Exactly, in 128 bits: a refused one-pass grid may hold 2^64 threads or more.
+        const wide covered = static_cast<wide>(p.grid.x) * p.block.x;
+        if (!w.loops()) {
+            // One pass: the grid always covers every element; the launch is refused exactly when the
+            // device cannot take that grid, and never clamped in silence.
+            REQUIRE(covered >= elements);
+            REQUIRE_FALSE(p.grid_stride);
+            const std::uint64_t cap = d.max_work_items_per_dimension == 0
+                                          ? d.max_grid.x
+                                          : std::min<std::uint64_t>(d.max_grid.x, d.max_work_items_per_dimension / p.block.x);
+            CAPTURE(cap);
+            REQUIRE(p.exceeds_one_pass == (p.grid.x > cap));
+            REQUIRE(p.ok() == !p.exceeds_one_pass);
+            if (p.exceeds_one_pass) continue;
+        }
+        // The launch the plan describes passes validation.
+        REQUIRE(p.ok());
+        REQUIRE_FALSE(wavefit::find_problems(d, k, p.config()).has_error());
         REQUIRE(p.grid.x <= u64_max / p.block.x);
-        if (d.max_work_items_per_dimension != 0) REQUIRE(p.grid.x * p.block.x <= d.max_work_items_per_dimension);
-        // One pass covers every element exactly when the kernel need not grid-stride.
         const std::uint64_t one_pass = p.grid.x * p.block.x;
         CAPTURE(one_pass);
+        // The grid never wraps and stays within the device's limits.
+        REQUIRE(p.grid.x <= d.max_grid.x);
+        if (d.max_work_items_per_dimension != 0) REQUIRE(p.grid.x * p.block.x <= d.max_work_items_per_dimension);
+        // One pass covers every element exactly when the kernel need not grid-stride.
         REQUIRE((one_pass >= elements) == !p.grid_stride);
-        // Not more blocks than the work needs.
-        REQUIRE(p.grid.x <= ceil_div(elements, p.block.x));
-        REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
     }
 }
 
@@ -365,7 +412,8 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
         const dims extent = random_extent(rnd);
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic shared "
                      << opt.dynamic_shared << ", extent (" << extent.x << ", " << extent.y << ", " << extent.z << ")");
-        const wavefit::launch_plan p = wavefit::plan(d, k, extent, opt);
+        // A kernel that strides every axis (grid_stride_axis): one pass is specified by the 1-D property above.
+        const wavefit::launch_plan p = wavefit::plan(d, k, wavefit::work::over(extent, opt).kernel_loops());
         CAPTURE(p.ok(), p.feasible, p.empty, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z, p.grid_stride);
 
         const bool runnable = some_block_runs(d, k, opt.dynamic_shared, kernel_bound(d, k));
@@ -407,7 +455,7 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
     }
 }
 
-TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple block reaches", "[properties][plan]") {
+TEST_CASE("the best-occupancy block of a plan is the best any block its contract allows reaches", "[properties][plan]") {
     INFO("seed " << seed + 2);
     random_source rnd(seed + 2);
     for (int i = 0; i < 3000; ++i) {
@@ -416,14 +464,19 @@ TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple bloc
         wavefit::plan_options opt;
         opt.dynamic_shared = random_dynamic(rnd, d, k);
         opt.spread_small_work = false;
+        const bool powers_of_two = rnd.chance(0.5);
+        wavefit::work w = wavefit::work::elements(std::uint64_t{1} << 40, opt).kernel_loops();
+        if (!powers_of_two) w = w.block_any_wave_multiple();
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic "
-                     << opt.dynamic_shared);
-        const wavefit::launch_plan p = wavefit::plan(d, k, std::uint64_t{1} << 40, opt);
+                     << opt.dynamic_shared << ", powers of two " << powers_of_two);
+        const wavefit::launch_plan p = wavefit::plan(d, k, w);
         const std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
         if (!p.feasible || bound < d.wave_size) continue;
         std::uint64_t best = 0;
         for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size)
-            best = std::max<std::uint64_t>(best, wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu);
+            if (allowed_by(w.contract, b))
+                best = std::max<std::uint64_t>(best, wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu);
+        REQUIRE(allowed_by(w.contract, p.block.x));
         // largest_runnable_block is about the block volume (any shape), so x's own limit does not apply.
         std::uint64_t largest_fit = 0;
         for (std::uint64_t b = d.wave_size; b <= kernel_bound(d, k); b += d.wave_size)
@@ -436,6 +489,7 @@ TEST_CASE("the best-occupancy block of a plan is the best any wave-multiple bloc
             for (std::uint64_t b = std::max<std::uint64_t>(d.wave_size, round_up(opt.min_efficient_block, d.wave_size));
                  b <= bound; b += d.wave_size) {
                 CAPTURE(b);
+                if (!allowed_by(w.contract, b)) continue;
                 REQUIRE(wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu < best);
             }
         }

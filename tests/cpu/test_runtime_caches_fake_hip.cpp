@@ -73,7 +73,8 @@ TEST_CASE("runtime caches: 64 threads launching a kernel for the first time at o
     std::vector<outcome> seen(threads);
     race(threads, [&](int t) {
         fake::current_device = device;
-        const wavefit::launch_result r = wavefit::try_launch(kernel<1>, std::uint64_t{1} << 33, nullptr, nullptr, 4099);
+        const wavefit::launch_result r = wavefit::try_launch(
+            kernel<1>, wavefit::work::elements(std::uint64_t{1} << 33).kernel_loops(), nullptr, nullptr, 4099);
         seen[static_cast<std::size_t>(t)] = {r.status, r.config};
     });
     CHECK(fake::count().attribute_calls[device].load() == attributes_per_query());
@@ -148,7 +149,7 @@ TEST_CASE("runtime caches: threads racing over devices, kernels and shared memor
     CHECK(fake::count().bad_launches.load() == 0);
     CHECK(fake::count().wrong_arguments.load() == 0);
     for (const int d : disagreements) CHECK(d == 0);
-    CHECK(wavefit::detail::launch_cache::size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
+    CHECK(wavefit::detail::launch_table().size() >= static_cast<std::size_t>(devices * kernels * shared_sizes));
 }
 
 TEST_CASE("runtime caches: racing launches above the default LDS opt in once per kernel and size",

@@ -9,7 +9,7 @@
 #include "support.hpp"
 
 #include <wavefit/presets.hpp>
-#include <wavefit/tuning.hpp>
+#include <wavefit/tuning_records.hpp>
 
 #include <set>
 #include <string>
@@ -84,9 +84,11 @@ TEST_CASE("WAVEFIT_TUNING takes off, use and tune, and nothing else", "[tuning]"
 TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each one launchable", "[tuning][candidates]") {
     const kernel_resources heavy = spec::with_registers(96);
     const std::vector<work> works{work::elements(std::uint64_t{1} << 28),
-                                  work::elements(std::uint64_t{1} << 33),
+                                  work::elements(std::uint64_t{1} << 28).kernel_loops(),
+                                  work::elements(std::uint64_t{1} << 33).kernel_loops(),
                                   work::elements(5000),
                                   work::per_block(32768),
+                                  work::per_group(32768, 32, 768),
                                   work::over(dims{8192, 8192}),
                                   work::over(dims{64, 64, 64})};
     for (const wavefit::presets::preset& p : presets::all)
@@ -114,9 +116,10 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
             }
 }
 
-TEST_CASE("tuning candidates cover the blocks and grid policies a sweep would try", "[tuning][candidates]") {
-    const auto candidates =
-        wavefit::detail::tuning_candidates(presets::h200, kernel_resources{}, work::elements(std::uint64_t{1} << 28));
+TEST_CASE("tuning candidates of a kernel that loops cover the blocks and grid policies a sweep would try",
+          "[tuning][candidates]") {
+    const auto candidates = wavefit::detail::tuning_candidates(presets::h200, kernel_resources{},
+                                                               work::elements(std::uint64_t{1} << 28).kernel_loops());
     std::set<std::uint64_t> blocks;
     std::set<std::pair<int, std::uint32_t>> policies;
     for (const auto& r : candidates) {
@@ -128,6 +131,19 @@ TEST_CASE("tuning candidates cover the blocks and grid policies a sweep would tr
     CHECK(policies.count({static_cast<int>(grid_policy::cover), 1}) == 1);
     for (const std::uint32_t f : {1u, 2u, 4u, 8u}) CHECK(policies.count({static_cast<int>(grid_policy::saturate), f}) == 1);
     CHECK(policies.count({static_cast<int>(grid_policy::coarsen), 2}) == 1);
+}
+
+TEST_CASE("tuning candidates of a one-pass kernel are covering grids of power-of-two blocks only", "[tuning][candidates]") {
+    const work w = work::elements(std::uint64_t{1} << 28);
+    const auto candidates = wavefit::detail::tuning_candidates(presets::h200, kernel_resources{}, w);
+    std::set<std::uint64_t> blocks;
+    for (const auto& r : candidates) {
+        blocks.insert(r.threads);
+        CHECK(r.grid == grid_policy::cover);
+        const auto cl = wavefit::detail::configure(presets::h200, r, w);
+        CHECK(cl.config.grid.x * cl.config.block.x >= w.size());
+    }
+    CHECK(blocks == std::set<std::uint64_t>{32, 64, 128, 256, 512, 1024});
 }
 
 TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records]") {
@@ -147,37 +163,85 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
     CHECK(back.record.failed == 1);
     CHECK(back.record.speedup() == Approx(1.031).epsilon(1e-6));
     CHECK(wavefit::to_json_line(back.record) == line);
+    CHECK_FALSE(back.record.has_baseline);
+    CHECK(back.record.speedup_over_baseline() == 1.0);
+
+    // With the configuration the work replaced ("your configuration") and a kept baseline.
+    tuning_record kept = r;
+    kept.has_baseline = true;
+    kept.baseline.baseline = true;
+    kept.baseline.block = dims{128};
+    kept.baseline.median_ns = 900000;
+    kept.chosen = kept.baseline;
+    kept.cold_cache = true;
+    const std::string kept_line = wavefit::to_json_line(kept);
+    CAPTURE(kept_line);
+    const wavefit::tuning_record_result kept_back = wavefit::parse_tuning_record(kept_line);
+    REQUIRE(kept_back.ok());
+    CHECK(kept_back.record.has_baseline);
+    CHECK(kept_back.record.chosen.baseline);
+    CHECK(kept_back.record.cold_cache);
+    CHECK(kept_back.record.speedup_over_baseline() == 1.0);
+    CHECK(kept_back.record.speedup() == Approx(1031000.0 / 900000.0));
+    CHECK(wavefit::to_json_line(kept_back.record) == kept_line);
+    // A record that claims to keep a baseline it does not have is refused.
+    const wavefit::tuning_record_result orphan =
+        wavefit::parse_tuning_record(replaced(line, "\"chosen\":{", "\"chosen\":{\"baseline\":true,"));
+    CHECK_FALSE(orphan.ok());
 }
 
-TEST_CASE("a per-block record keys on the unit's size class, and only per-block work has one", "[tuning][records]") {
+TEST_CASE("a per-block record keys on the unit's size class, and only per-block and per-wave work has one",
+          "[tuning][records]") {
     tuning_record r = sample_record();
-    r.key.kind = work_kind::per_block;
-    r.key.bucket = 12;                                  // 4096 rows
-    r.key.unit_bucket = wavefit::unit_bucket_of(8192);  // of 8192 elements each
+    r.key.describe_work(work::per_block(4096, 8192));
+    CHECK(r.key.unit_bucket == wavefit::unit_bucket_of(8192));
     CHECK(r.key.unit_bucket == 14);
-    CHECK(wavefit::unit_bucket_of(0) == 0);  // not said
-    CHECK(wavefit::unit_bucket_of(1) == 1);
     const std::string line = wavefit::to_json_line(r);
     CAPTURE(line);
-    CHECK(line.find("\"unit_bucket\":14") != std::string::npos);
+    CHECK(spec::contains(line, "\"work\":\"per_block\""));
+    CHECK(spec::contains(line, "\"unit_bucket\":14"));
     const wavefit::tuning_record_result back = wavefit::parse_tuning_record(line);
     REQUIRE(back.ok());
     CHECK(back.record.key == r.key);
-    // Rows of 4096 are another key, and not "the same kernel but for the bucket" either.
+    // Rows of another size class are another key, not even the nearest bucket's.
     wavefit::tuning_key other = r.key;
-    other.unit_bucket = wavefit::unit_bucket_of(4096);
-    CHECK_FALSE(other == r.key);
+    other.unit_bucket = wavefit::unit_bucket_of(512);
     CHECK_FALSE(other.same_but_bucket(r.key));
-    // A record without the field (an element count, or rows whose size was not given) reads as 0.
-    CHECK(wavefit::to_json_line(sample_record()).find("unit_bucket") == std::string::npos);
-    const wavefit::tuning_record_result elements = wavefit::parse_tuning_record(
-        replaced(wavefit::to_json_line(sample_record()), "\"bucket\":28", "\"bucket\":28,\"unit_bucket\":3"));
-    CHECK_FALSE(elements.ok());
-    CHECK(elements.error == "\"unit_bucket\" is only for per_block work");
+    // Elements have no unit: a record of elements that claims one is refused.
+    const wavefit::tuning_record_result elements =
+        wavefit::parse_tuning_record(replaced(line, "\"work\":\"per_block\"", "\"work\":\"elements\""));
+    CAPTURE(elements.error);
+    CHECK(elements.error == "\"unit_bucket\" is only for per_block and per_wave work");
     const wavefit::tuning_record_result huge =
         wavefit::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
     CHECK_FALSE(huge.ok());
-    CHECK(huge.error == "\"unit_bucket\" must be a whole number from 0 to 65");
+}
+
+TEST_CASE("a tuning record's key holds the kernel's contract: one made under one contract is never another's",
+          "[tuning][records]") {
+    const work base = work::per_group(4096, 32, 768);
+    const std::vector<work> contracts{base,
+                                      base.kernel_loops(),
+                                      base.block_any_wave_multiple(),
+                                      base.block_at_most(256),
+                                      base.block_fixed(dims{256}),
+                                      work::per_wave(4096, 768),
+                                      base.shared_bytes(1024),
+                                      base.shared_bytes(0, 8)};
+    for (std::size_t i = 0; i < contracts.size(); ++i)
+        for (std::size_t j = 0; j < contracts.size(); ++j) {
+            tuning_record a = sample_record();
+            tuning_record b = sample_record();
+            a.key.describe_work(contracts[i]);
+            b.key.describe_work(contracts[j]);
+            CAPTURE(i, j);
+            CHECK((a.key == b.key) == (i == j));
+            CHECK(a.key.same_but_bucket(b.key) == (i == j));
+            // And the file keeps it: what is written is read back as the same key.
+            const wavefit::tuning_record_result back = wavefit::parse_tuning_record(wavefit::to_json_line(a));
+            REQUIRE(back.ok());
+            CHECK(back.record.key == a.key);
+        }
 }
 
 TEST_CASE("hostile tuning records are refused with one line, never a crash", "[tuning][records]") {
@@ -191,7 +255,7 @@ TEST_CASE("hostile tuning records are refused with one line, never a crash", "[t
         {"empty", "", "byte"},
         {"truncated", good.substr(0, good.size() / 2), "byte"},
         {"not an object", "[1,2,3]", "JSON object"},
-        {"another format", replaced(good, "\"wavefit_tuning\":1", "\"wavefit_tuning\":7"), "format 7"},
+        {"another format", replaced(good, "\"wavefit_tuning\":2", "\"wavefit_tuning\":7"), "format 7"},
         {"a string for a number", replaced(good, "\"compute_units\":132", "\"compute_units\":\"132\""), "compute_units"},
         {"a negative count", replaced(good, "\"candidates\":63", "\"candidates\":-1"), "candidates"},
         {"a huge number", replaced(good, "\"bucket\":28", "\"bucket\":99999999999999999999999"), "bucket"},
@@ -265,7 +329,7 @@ TEST_CASE("a tuning file: the last record of a key wins, bad lines are counted, 
 }
 
 TEST_CASE("a record's choice is used only when every launch it leads to is valid on the device", "[tuning][validation]") {
-    const work w = work::elements(std::uint64_t{1} << 28);
+    const work w = work::elements(std::uint64_t{1} << 28).kernel_loops();
     wavefit::tuned_choice ok;
     ok.block = dims{512};
     ok.grid = grid_policy::saturate;
@@ -301,6 +365,19 @@ TEST_CASE("a record's choice is used only when every launch it leads to is valid
     big.block = dims{1024};
     big.grid = grid_policy::cover;
     big.factor = 1;
-    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 31), big)
+    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{},
+                                          work::elements(std::uint64_t{1} << 31).kernel_loops(), big)
+              .empty());
+    // A saturated grid is never a one-pass kernel's choice, and a block outside the contract never
+    // is the contract's: both are refused whatever the file says.
+    CHECK_FALSE(wavefit::detail::record_problem(presets::h200, kernel_resources{}, work::elements(std::uint64_t{1} << 28), ok)
+                    .empty());
+    wavefit::tuned_choice odd = big;
+    odd.block = dims{768};
+    CHECK_FALSE(
+        wavefit::detail::record_problem(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 28), odd)
+            .empty());
+    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{},
+                                          work::elements(std::uint64_t{1} << 28).block_any_wave_multiple(), odd)
               .empty());
 }

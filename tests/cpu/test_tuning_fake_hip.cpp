@@ -8,7 +8,9 @@
 
 #if defined(WAVEFIT_HAS_FAKE_HIP)
 
+#include <wavefit/runtime/kernel_queries.hpp>
 #include <wavefit/runtime/launch.hpp>
+#include <wavefit/tuning.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -87,7 +89,9 @@ TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by mor
     fake::name_kernel(address_of<1>(), "_Z12tuned_kernelILi1EEvPfi");
     fake::set_duration_model(five_percent_faster_at_512x2432);
     const std::uint64_t n = std::uint64_t{1} << 26;
-    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<1>, n, nullptr, nullptr, 4099);
+    // A saturated grid covers the work only because the kernel loops, and says so.
+    const wavefit::work w = wavefit::work::elements(n).kernel_loops();
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<1>, w, nullptr, nullptr, 4099);
     CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.plan.block.x, r.plan.grid.x, r.candidates, r.tuning_ms);
     REQUIRE(r.ok);
     CHECK(r.tuned);
@@ -95,20 +99,46 @@ TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by mor
     CHECK(r.plan.block.x == 256);
     CHECK(r.chosen_ns == Approx(950000.0));
     CHECK(r.plan_ns == Approx(1000000.0));
-    CHECK(r.candidates > 40);
+    CHECK(r.candidates >= 30);  // 5 power-of-two blocks x 7 grid policies
     CHECK(r.candidates <= 64);
     CHECK(r.failed == 0);
     CHECK(fake::count().wrong_arguments.load() == 0);
 
     // With tuning on, planned launches of this kernel in this process use the record; off, the plan.
     wavefit::set_tuning_mode(wavefit::tuning_mode::use);
-    const wavefit::launch_result tuned = wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099);
+    const wavefit::launch_result tuned = wavefit::try_launch(tuned_kernel<1>, w, nullptr, nullptr, 4099);
     CHECK(tuned.status == wavefit::launch_status::launched);
     CHECK(tuned.config == r.chosen);
     // The same bucket (2^26 to 2^27-1) gets the same choice, scaled by the work.
-    CHECK(wavefit::try_launch(tuned_kernel<1>, n + 12345, nullptr, nullptr, 4099).config.block.x == 512);
+    CHECK(wavefit::try_launch(tuned_kernel<1>, wavefit::work::elements(n + 12345).kernel_loops(), nullptr, nullptr, 4099)
+              .config.block.x == 512);
+    // The record was made for a kernel that loops: the same kernel launched one pass (a guarded
+    // kernel) never gets it, and its grid covers every element.
+    const wavefit::launch_result guarded = wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099);
+    CHECK(guarded.config == wavefit::launch_config{wavefit::dims{n / 256}, wavefit::dims{256}});
     wavefit::set_tuning_mode(wavefit::tuning_mode::off);
-    CHECK(wavefit::try_launch(tuned_kernel<1>, n, nullptr, nullptr, 4099).config == r.plan);
+    CHECK(wavefit::try_launch(tuned_kernel<1>, w, nullptr, nullptr, 4099).config == r.plan);
+}
+
+TEST_CASE("tune: a one-pass kernel is only measured with grids that reach every element, whatever is faster",
+          "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<9>(), "_Z12tuned_kernelILi9EEvPfi");
+    // Fewer blocks look faster (a guarded kernel that skipped work would be): none may be measured.
+    const std::uint64_t n = (std::uint64_t{1} << 22) + 7;
+    const int launches_before = fake::count().launches.load();
+    std::uint64_t smallest_cover = ~std::uint64_t{0};
+    fake::set_duration_model([&smallest_cover, n](const void*, dim3 grid, dim3 block) {
+        const std::uint64_t covered = std::uint64_t{grid.x} * block.x;
+        if (covered < n) smallest_cover = 0;  // a launch that skips elements: must never happen
+        return 1000.0 * static_cast<double>(grid.x);
+    });
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<9>, n, nullptr, nullptr, 4099);
+    REQUIRE(r.ok);
+    CHECK(smallest_cover != 0);
+    CHECK(fake::count().launches.load() - launches_before > 10);
+    CHECK(std::uint64_t{r.chosen.grid.x} * r.chosen.block.x >= n);
 }
 
 TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning][fake-hip]") {
@@ -135,28 +165,107 @@ TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning
     CHECK(wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 512), nullptr, nullptr, 4099).config.block.x ==
           128);
     // Rows of a length never tuned get the plan, not the nearest length's choice.
-    const wavefit::launch_result unknown =
-        wavefit::try_launch(tuned_kernel<7>, wavefit::work::per_block(4096, 100000), nullptr, nullptr, 4099);
-    CHECK(unknown.config == long_rows.plan);
+    const wavefit::work unknown_rows = wavefit::work::per_block(4096, 100000);
+    const wavefit::launch_result unknown = wavefit::try_launch(tuned_kernel<7>, unknown_rows, nullptr, nullptr, 4099);
+    CHECK(unknown.config == wavefit::plan(tuned_kernel<7>, unknown_rows).config());
 }
 
-TEST_CASE("tune: a kernel of a few microseconds is timed in batches, and its time is per launch", "[tuning][fake-hip]") {
+TEST_CASE("tune: every timed launch follows a flush of the L2, as the application runs it", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
     fake::name_kernel(address_of<8>(), "_Z12tuned_kernelILi8EEvPfi");
+    fake::set_duration_model(
+        [](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    const int launches_before = fake::count().launches.load();
+    const int flushes_before = fake::count().cache_flushes.load();
+    const int held_before = fake::count().allocations.load();
+    const wavefit::tuning_result r =
+        wavefit::tune(tuned_kernel<8>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
+    REQUIRE(r.ok);
+    CHECK(r.cold_cache);
+    CHECK(r.tuned);
+    CHECK(r.chosen_ns == Approx(1970.0));
+    CHECK(r.plan_ns == Approx(2000.0));
+    // One launch per sample, each after a flush (the warm-ups are the only launches without one).
+    const int launches = fake::count().launches.load() - launches_before;
+    const int flushes = fake::count().cache_flushes.load() - flushes_before;
+    CAPTURE(launches, flushes);
+    CHECK(flushes > 100);
+    CHECK(launches - flushes <= static_cast<int>(r.candidates) + 1);
+    // The flush buffer is released.
+    CHECK(fake::count().allocations.load() == held_before);
+}
+
+TEST_CASE("tune: without memory for the flush, a kernel of a few microseconds is timed warm in batches",
+          "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<10>(), "_Z13tuned_kernelILi10EEvPfi");
     // 2 us a launch, 1.5% faster at block 512 with 2 rounds: one event pair per launch would see 2 us
     // of device time and the fake's exact clock either way; batches must divide back to 2 us.
     fake::set_duration_model(
         [](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    fake::count().refuse_allocations.store(true);
     const int launches_before = fake::count().launches.load();
-    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<8>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    const wavefit::tuning_result r = wavefit::tune(
+        tuned_kernel<10>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    fake::count().refuse_allocations.store(false);
     CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
     REQUIRE(r.ok);
+    CHECK_FALSE(r.cold_cache);
     CHECK(r.tuned);
     CHECK(r.chosen_ns == Approx(1970.0));
     CHECK(r.plan_ns == Approx(2000.0));
     // 25 launches a sample (50 us / 2 us): far more launches than samples.
     CHECK(fake::count().launches.load() - launches_before > 25 * 100);
+}
+
+TEST_CASE("tune: the configuration a launch replaces is measured first and kept unless a confirmation round beats it",
+          "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    const std::uint64_t n = std::uint64_t{1} << 24;
+    const wavefit::launch_config original{wavefit::dims{n / 128}, wavefit::dims{128}};
+    SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
+        fake::name_kernel(address_of<11>(), "_Z13tuned_kernelILi11EEvPfi");
+        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 128 ? 900000.0 : 1000000.0; });
+        const wavefit::work w = wavefit::work::elements(n).replacing(original);
+        const wavefit::tuning_result r = wavefit::tune(tuned_kernel<11>, w, nullptr, nullptr, 4099);
+        CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
+        REQUIRE(r.ok);
+        CHECK(r.has_baseline);
+        CHECK_FALSE(r.tuned);
+        CHECK(r.chosen == original);
+        CHECK(r.baseline_ns == Approx(900000.0));
+        CHECK(r.plan_ns == Approx(1000000.0));
+        wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+        CHECK(wavefit::try_launch(tuned_kernel<11>, w, nullptr, nullptr, 4099).config == original);
+    }
+    SECTION("the plan beats it by 10%: the record replaces it, and `use` launches the plan") {
+        fake::name_kernel(address_of<12>(), "_Z13tuned_kernelILi12EEvPfi");
+        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 900000.0 : 1000000.0; });
+        const wavefit::work w = wavefit::work::elements(n).replacing(original);
+        const wavefit::tuning_result r = wavefit::tune(tuned_kernel<12>, w, nullptr, nullptr, 4099);
+        CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
+        REQUIRE(r.ok);
+        CHECK(r.tuned);
+        CHECK(r.chosen.block.x == 256);
+        CHECK(r.baseline_ns == Approx(1000000.0));
+        // Without tuning the launch keeps the user's configuration.
+        CHECK(wavefit::try_launch(tuned_kernel<12>, w, nullptr, nullptr, 4099).config == original);
+        wavefit::set_tuning_mode(wavefit::tuning_mode::use);
+        CHECK(wavefit::try_launch(tuned_kernel<12>, w, nullptr, nullptr, 4099).config.block.x == 256);
+    }
+    SECTION("a candidate that is faster only by the noise does not replace it") {
+        fake::name_kernel(address_of<13>(), "_Z13tuned_kernelILi13EEvPfi");
+        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 999000.0 : 1000000.0; });
+        const wavefit::tuning_result r =
+            wavefit::tune(tuned_kernel<13>, wavefit::work::elements(n).replacing(original), nullptr, nullptr, 4099);
+        REQUIRE(r.ok);
+        CHECK_FALSE(r.tuned);
+        CHECK(r.chosen == original);
+    }
 }
 
 TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
@@ -166,7 +275,8 @@ TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
     // Every configuration runs in the same 1 ms, but for one that is 0.1% faster: inside the noise floor.
     fake::set_duration_model(
         [](const void*, dim3 grid, dim3 block) { return block.x == 1024 && grid.x == 1216 ? 999000.0 : 1000000.0; });
-    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<2>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    const wavefit::tuning_result r =
+        wavefit::tune(tuned_kernel<2>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
     REQUIRE(r.ok);
     CAPTURE(r.chosen.block.x, r.chosen.grid.x);
     CHECK_FALSE(r.tuned);
@@ -183,8 +293,8 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
     const int launches_before = fake::count().launches.load();
-    const wavefit::launch_result first =
-        wavefit::try_launch(tuned_kernel<3>, std::uint64_t{1} << 26, nullptr, nullptr, 4099);
+    const wavefit::launch_result first = wavefit::try_launch(
+        tuned_kernel<3>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
     CAPTURE(first.message);
     CHECK(first.status == wavefit::launch_status::launched);
     CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
@@ -192,14 +302,16 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     CHECK(tuning_launches > 64);
     // The next launch of the same bucket measures nothing.
     const int before_second = fake::count().launches.load();
-    CHECK(wavefit::try_launch(tuned_kernel<3>, (std::uint64_t{1} << 26) + 1, nullptr, nullptr, 4099).config.block.x == 512);
+    CHECK(wavefit::try_launch(tuned_kernel<3>, wavefit::work::elements((std::uint64_t{1} << 26) + 1).kernel_loops(), nullptr,
+                              nullptr, 4099)
+              .config.block.x == 512);
     CHECK(fake::count().launches.load() - before_second == 1);
     const std::string text = file.read();
     CAPTURE(text);
     CHECK(spec::contains(text, "\"kernel\":\"_Z12tuned_kernelILi3EEvPfi\""));
     CHECK(spec::contains(text, "\"chosen\":{\"block\":[512,1,1],\"grid\":\"saturate\",\"factor\":2"));
-    CHECK(spec::contains(
-        text, "\"device\":{\"name\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304}"));
+    CHECK(spec::contains(text, "\"device\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304"));
+    CHECK(spec::contains(text, "\"coverage\":\"kernel_loops\""));
     CHECK(spec::contains(text, "\"runtime\":\"HIP 60443483\""));
 }
 
@@ -217,8 +329,8 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     r.key.kernel = "_Z12tuned_kernelILi4EEvPfi";
     r.key.resources.registers = 32;
     r.key.resources.max_threads_per_block = 1024;
-    r.key.bucket = 20;
-    r.chosen.block = wavefit::dims{768};
+    r.key.describe_work(wavefit::work::elements(std::uint64_t{1} << 20));
+    r.chosen.block = wavefit::dims{512};
     r.plan.block = wavefit::dims{256};
     wavefit::tuning_record invalid = r;  // a block no device has, in another bucket
     invalid.key.bucket = 24;
@@ -233,14 +345,18 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     wavefit::set_tuning_mode(wavefit::tuning_mode::use);
     const int bad_before = fake::count().bad_launches.load();
 
-    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 20, nullptr, nullptr, 4099).config.block.x == 768);
+    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 20, nullptr, nullptr, 4099).config.block.x == 512);
     // Bucket 24's record asks for block 4096: refused by validation, the plan runs instead.
     const wavefit::launch_result at_24 =
         wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 24, nullptr, nullptr, 4099);
     CHECK(at_24.status == wavefit::launch_status::launched);
     CHECK(at_24.config.block.x == 256);
     // Bucket 22 has only the other fingerprint's record: the nearest valid record (bucket 20) serves.
-    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 22, nullptr, nullptr, 4099).config.block.x == 768);
+    CHECK(wavefit::try_launch(tuned_kernel<4>, std::uint64_t{1} << 22, nullptr, nullptr, 4099).config.block.x == 512);
+    // The same record under another contract (a kernel that loops) is not this launch's record.
+    CHECK(wavefit::try_launch(tuned_kernel<4>, wavefit::work::elements(std::uint64_t{1} << 20).kernel_loops(), nullptr,
+                              nullptr, 4099)
+              .config.block.x == 256);
     CHECK(fake::count().bad_launches.load() == bad_before);
 }
 

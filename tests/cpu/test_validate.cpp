@@ -71,8 +71,11 @@ TEST_CASE("diagnostic codes have the contract's spellings and severities", "[val
         {diagnostic_code::grid_dim_exceeds_device_limit, "grid_dim_exceeds_device_limit", severity::error},
         {diagnostic_code::work_items_exceed_dispatch_limit, "work_items_exceed_dispatch_limit", severity::error},
         {diagnostic_code::block_not_wave_multiple, "block_not_wave_multiple", severity::warning},
+        // Added with the kernel's contract (the contract's ten are unchanged).
+        {diagnostic_code::negative_size, "negative_size", severity::error},
+        {diagnostic_code::contract_allows_no_block, "contract_allows_no_block", severity::error},
     };
-    REQUIRE(wavefit::diagnostic_code_count == 10);
+    REQUIRE(wavefit::diagnostic_code_count == 12);
     for (const row& x : rows) {
         CAPTURE(x.name);
         REQUIRE(wavefit::to_string(x.code) == x.name);

@@ -152,7 +152,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         REQUIRE(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) == nullptr);
     const std::size_t kernels_before = wavefit::detail::kernel_cache().size();
-    const std::size_t choices_before = wavefit::detail::launch_cache::size();
+    const std::size_t choices_before = wavefit::detail::launch_table().size();
 
     constexpr int thread_count = 32;
     struct outcome {
@@ -211,7 +211,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         CHECK(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
     CHECK(wavefit::detail::kernel_cache().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
-    CHECK(wavefit::detail::launch_cache::size() - choices_before == static_cast<std::size_t>(2 * tagged_kernel_count));
+    CHECK(wavefit::detail::launch_table().size() - choices_before == static_cast<std::size_t>(2 * tagged_kernel_count));
 
     // These kernels are not in suite_kernels() (they had to be new here): their occupancy is compared now.
     const wavefit::device_limits& d = wavefit::current_device_limits();

@@ -27,7 +27,7 @@ foreach(installed bin/wavefit include/wavefit/wavefit.hpp include/wavefit/core.h
     message(FATAL_ERROR "not installed: ${installed}")
   endif()
 endforeach()
-run("the installed CLI" ${WORK_DIR}/prefix/bin/wavefit plan --preset mi300x --elements 2^33)
+run("the installed CLI" ${WORK_DIR}/prefix/bin/wavefit plan --preset mi300x --elements 2^33 --kernel-loops)
 
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/asked -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX}
                         ${no_packages} -DWAVEFIT_BUILD_TESTS=ON

@@ -194,6 +194,81 @@ dims required_dims(const given_flags& given, const subcommand_spec& spec, std::s
     return dims_value(flag, *text);
 }
 
+// --grid-policy cover | saturate[:ROUNDS] | coarsen[:ITEMS].
+void apply_grid_policy_flag(wavefit::work& w, std::string_view text) {
+    const std::size_t colon = text.find(':');
+    const std::string_view name = text.substr(0, colon);
+    const bool has_factor = colon != std::string_view::npos;
+    const auto factor = [&](std::uint64_t fallback) {
+        return has_factor ? static_cast<std::uint32_t>(number_in_range("--grid-policy", text.substr(colon + 1), 1, 1024))
+                          : static_cast<std::uint32_t>(fallback);
+    };
+    if (name == "cover" && !has_factor) return;
+    if (name == "saturate") {
+        w = w.grid_saturated(factor(4));
+    } else if (name == "coarsen") {
+        w = w.grid_coarsened(factor(4));
+    } else {
+        throw usage_error("--grid-policy " + quoted(text) + ": expected cover, saturate[:ROUNDS] or coarsen[:ITEMS]");
+    }
+}
+
+// The work and the kernel's contract of `wavefit plan`.
+wavefit::work work_from(const given_flags& given, const subcommand_spec& spec) {
+    struct shape {
+        const char* flag;
+        const std::string_view* text;
+    };
+    const shape shapes[] = {{"--elements", given.value("--elements")},
+                            {"--extent", given.value("--extent")},
+                            {"--per-block", given.value("--per-block")},
+                            {"--per-wave", given.value("--per-wave")}};
+    const shape* chosen = nullptr;
+    for (const shape& s : shapes) {
+        if (s.text == nullptr) continue;
+        if (chosen != nullptr)
+            throw usage_error(std::string(chosen->flag) + " and " + s.flag + " both give the work; give only one");
+        chosen = &s;
+    }
+    if (chosen == nullptr)
+        throw usage_error(command_name(spec) + " needs the work: --elements N, --extent X[,Y[,Z]], --per-block UNITS or "
+                                               "--per-wave UNITS");
+    const std::string flag = chosen->flag;
+    const std::optional<std::uint64_t> unit_size = optional_number(given, {"--unit-size", "N", ""}, 0, u64_max);
+    const std::optional<std::uint64_t> group = optional_number(given, {"--group", "THREADS", ""}, 1, 1024);
+    if (unit_size && flag != "--per-block" && flag != "--per-wave")
+        throw usage_error("--unit-size is for --per-block or --per-wave work");
+    if (group && flag != "--per-wave") throw usage_error("--group is for --per-wave work");
+    wavefit::work w;
+    if (flag == "--extent") {
+        w = wavefit::work::over(dims_value("--extent", *chosen->text));
+    } else {
+        const std::uint64_t n = number_in_range(flag, *chosen->text, 0, u64_max);
+        if (flag == "--elements") w = wavefit::work::elements(n);
+        if (flag == "--per-block") w = wavefit::work::per_block(n, unit_size.value_or(0));
+        if (flag == "--per-wave")
+            w = group ? wavefit::work::per_group(n, static_cast<std::uint32_t>(*group), unit_size.value_or(0))
+                      : wavefit::work::per_wave(n, unit_size.value_or(0));
+    }
+    if (given.has(flags::kernel_loops.name)) w = w.kernel_loops();
+    if (given.has(flags::any_wave_multiple.name)) w = w.block_any_wave_multiple();
+    if (const std::optional<std::uint64_t> at_most = optional_number(given, flags::block_at_most, 1, u32_max))
+        w = w.block_at_most(static_cast<std::uint32_t>(*at_most));
+    if (const std::string_view* fixed = given.value(flags::block_fixed.name)) {
+        if (given.has(flags::block_at_most.name))
+            throw usage_error("--block-fixed and --block-at-most both constrain the block; give only one");
+        w = w.block_fixed(dims_value(flags::block_fixed.name, *fixed));
+    }
+    if (const std::string_view* policy = given.value("--grid-policy")) {
+        if (flag == "--extent") throw usage_error("--grid-policy is for 1-D work (--elements, --per-block, --per-wave)");
+        apply_grid_policy_flag(w, *policy);
+    }
+    if (const std::optional<std::uint64_t> per_thread =
+            optional_number(given, {"--shared-per-thread", "BYTES", ""}, 0, u32_max))
+        w = w.shared_bytes(0, *per_thread);
+    return w;
+}
+
 command_line build_request(const subcommand_spec& spec, const given_flags& given) {
     const bool json = given.has(flags::json.name);
     switch (spec.id) {
@@ -214,17 +289,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             plan_request r;
             r.json = json;
             r.device = required_device_from(given, spec);
-            const std::string_view* elements = given.value("--elements");
-            const std::string_view* extent = given.value("--extent");
-            if (elements != nullptr && extent != nullptr)
-                throw usage_error("--elements and --extent both give the work; give only one");
-            if (elements == nullptr && extent == nullptr)
-                throw usage_error(command_name(spec) + " needs --elements N (or --extent X[,Y[,Z]])");
-            if (elements != nullptr) r.elements = number_in_range("--elements", *elements, 0, u64_max);
-            if (extent != nullptr) {
-                r.extent = dims_value("--extent", *extent);
-                r.elements = r.extent->volume();
-            }
+            r.work = work_from(given, spec);
             r.kernel = kernel_from(given);
             return r;
         }
@@ -235,6 +300,8 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             r.device = required_device_from(given, spec);
             if (const std::string_view* block = given.value("--block"))
                 r.block = number_in_range("--block", *block, 1, u64_max);
+            r.powers_of_two = given.has("--powers-of-two");
+            r.at_most = optional_number(given, flags::block_at_most, 1, u32_max);
             r.kernel = kernel_from(given);
             return r;
         }

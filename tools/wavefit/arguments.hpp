@@ -13,6 +13,7 @@
 
 #include <wavefit/dims.hpp>
 #include <wavefit/kernel_resources.hpp>
+#include <wavefit/work.hpp>
 
 #include "command_line_spec.hpp"
 #include "terminal_text.hpp"  // quoted(): how every usage_error message echoes an argument
@@ -64,14 +65,17 @@ struct plan_request {
     bool json = false;
     device_choice device;
     kernel_choice kernel;
-    std::uint64_t elements = 0;  // with --elements
-    std::optional<dims> extent;  // with --extent instead
+    // The work and the kernel's contract, as the flags give them (the kernel's --dynamic-shared is
+    // added by the command: it belongs to kernel_choice).
+    wavefit::work work;
 };
 struct occupancy_request {
     bool json = false;
     device_choice device;
     kernel_choice kernel;
     std::optional<std::uint64_t> block;
+    bool powers_of_two = false;              // --powers-of-two: only such rows
+    std::optional<std::uint64_t> at_most;    // --block-at-most N: only rows up to N threads
 };
 struct inspect_request {
     bool json = false;

@@ -48,6 +48,20 @@ inline const flag_spec kernel_file{
     "--kernel", "FILE:NAME",
     "a kernel of a compiled AMD binary, instead of --regs, --sgprs, --static-shared, --kernel-max-threads"};
 
+// The kernel's contract (work.hpp), for plan, and the block constraint for occupancy.
+inline const flag_spec kernel_loops{"--kernel-loops", "",
+                                    "the kernel loops (grid_stride, block_stride, wave_stride or its own loop): the grid may "
+                                    "cover less than the work in one pass; without it every item is reached in one pass or "
+                                    "the plan is refused"};
+inline const flag_spec block_fixed{"--block-fixed", "X[,Y[,Z]]",
+                                   "the kernel needs exactly this block (a shared array or reduction sized for it); the grid "
+                                   "is planned"};
+inline const flag_spec block_at_most{"--block-at-most", "N",
+                                     "the kernel takes at most N threads per block (a shared array of N)"};
+inline const flag_spec any_wave_multiple{"--any-wave-multiple", "",
+                                         "any multiple of the wave size, not only powers of two (the default: what tree "
+                                         "reductions over blockDim need)"};
+
 }  // namespace flags
 
 // What check, plan and occupancy say about --kernel FILE:NAME.
@@ -95,19 +109,35 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          launch_flags({{"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
                        {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"}})},
         {subcommand::plan, "plan",
-         "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]]) [resources] [--json]",
-         "choose block and grid for an amount of work",
-         "Chooses the block from the device and the kernel's resources and the grid from the work, clamped to\n"
-         "what the device accepts; says when the kernel must grid-stride and why the block has its size.\n"
-         "Exit status 1 when no block of this kernel can run on the device.\n",
-         launch_flags({{"--elements", "N", "1-D work: the number of elements (one thread each where the device allows)"},
-                       {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements"}})},
+         "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]] | --per-block UNITS |\n"
+         "    --per-wave UNITS [--group THREADS]) [--unit-size N] [contract] [resources] [--json]",
+         "choose block and grid for an amount of work under the kernel's contract",
+         "Chooses the block from the device, the kernel's resources and its contract, and the grid from the work;\n"
+         "says why the block has its size. By default the kernel reaches each item in one pass (a guarded\n"
+         "`if (i < n)` kernel) with power-of-two blocks: work the device cannot hold in one launch is refused\n"
+         "with what to change, never clamped in silence. With --kernel-loops (or a saturated or coarsened\n"
+         "--grid-policy) the grid may be clamped and the kernel must loop.\n"
+         "Exit status 1 when no block the contract allows can run, or one pass cannot cover the work.\n",
+         launch_flags({{"--elements", "N", "1-D work: the number of elements, one thread each"},
+                       {"--extent", "X[,Y[,Z]]", "2-D/3-D work instead of --elements, one thread per item"},
+                       {"--per-block", "UNITS", "one unit (a row, a tile, a head) per block"},
+                       {"--per-wave", "UNITS", "one unit per wave (64 threads on gfx9, 32 on NVIDIA), or per --group"},
+                       {"--group", "THREADS", "with --per-wave: threads per unit whatever the wave (32: a CUDA warp per row)"},
+                       {"--unit-size", "N", "with --per-block or --per-wave: elements per unit (a row's length)"},
+                       flags::kernel_loops, flags::block_fixed, flags::block_at_most, flags::any_wave_multiple,
+                       {"--grid-policy", "POLICY",
+                        "cover (the default), saturate[:ROUNDS] or coarsen[:ITEMS]; the last two state that the kernel loops"},
+                       {"--shared-per-thread", "BYTES", "dynamic shared memory that grows with the block, per thread"}})},
         {subcommand::occupancy, "occupancy",
-         "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--json]",
+         "(--preset NAME | --device N | --kernel FILE:NAME) [resources] [--block N] [--powers-of-two]\n"
+         "    [--block-at-most N] [--json]",
          "resident blocks and waves per CU/SM for each block size",
          "One row per block size from one wave up to the smaller of the device's and the kernel's maximum, in\n"
-         "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n",
-         launch_flags({{"--block", "N", "one block size (threads) instead of the whole range"}})},
+         "steps of one wave; with --block, that block size only. The best rows are marked with '*'.\n"
+         "--powers-of-two and --block-at-most N keep only the blocks a kernel with that contract takes.\n",
+         launch_flags({{"--block", "N", "one block size (threads) instead of the whole range"},
+                       {"--powers-of-two", "", "only power-of-two blocks (a kernel with a tree reduction over blockDim)"},
+                       flags::block_at_most})},
         {subcommand::inspect,
          "inspect",
          "FILE [--preset NAME[:FEATURES]] [--kernel NAME] [--json]",

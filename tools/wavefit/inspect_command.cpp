@@ -101,7 +101,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     const device_limits d = for_wave_size(g.device->limits, k.kernel.wavefront_size);
     const kernel_resources resources = k.kernel.resources();
     r.device = d;
-    r.recommended_block = detail::choose_block(d, resources, plan_options{}).threads;
+    r.recommended_block = detail::choose_block(d, resources, work{}).threads;
     for (std::uint64_t b : occupancy_block_sizes(d, resources)) r.rows.push_back(occupancy(d, resources, b));
     if (r.recommended_block != 0) {
         // What would gain one more wave at the recommended block (the hint `occupancy` and `audit` give too).

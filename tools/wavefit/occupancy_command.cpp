@@ -37,8 +37,12 @@ command_output run(const occupancy_request& r) {
     const launch_subject subject = launch_subject_for(r.device, r.kernel);
     const device_limits& d = subject.device.limits;
     std::vector<occupancy_report> rows;
-    for (std::uint64_t b : occupancy_block_sizes(d, subject.resources, r.block))
+    for (std::uint64_t b : occupancy_block_sizes(d, subject.resources, r.block)) {
+        // The rows a kernel with this contract takes (--powers-of-two, --block-at-most); --block is shown as asked.
+        if (!r.block && r.powers_of_two && (b & (b - 1)) != 0) continue;
+        if (!r.block && r.at_most && b > *r.at_most) continue;
         rows.push_back(occupancy(d, subject.resources, b, r.kernel.dynamic_shared));
+    }
 
     if (r.json) {
         json_writer json;

@@ -30,7 +30,37 @@ std::string reason_row(const launch_plan& p, const device_limits& d, const kerne
         clamped = true;
         text += "; grid " + std::string(axis_name(a)) + " clamped" + wavefit::detail::grid_clamp_phrase(p, d, a);
     }
-    return clamped ? text : text + "; one thread per element";
+    if (clamped) return text;
+    return text + (p.kind == work_kind::per_block  ? "; one block per unit"
+                   : p.kind == work_kind::per_wave ? "; one " + std::string(d.wave_word()) + " (or group) per unit"
+                                                   : "; one thread per element");
+}
+
+// "8589934592 elements", "4096 units, one per block (rows of 768)", "extent (1024, 1024, 1)".
+std::string work_text(const work& w) {
+    std::string text;
+    switch (w.kind) {
+        case work_kind::elements: text = detail::plural(w.size(), "element"); break;
+        case work_kind::extent: text = "extent " + detail::dims_text(w.extent); break;
+        case work_kind::per_block: text = detail::plural(w.size(), "unit") + ", one per block"; break;
+        case work_kind::per_wave:
+            text = detail::plural(w.size(), "unit") + ", one per " +
+                   (w.contract.group_threads != 0 ? "group of " + std::to_string(w.contract.group_threads) + " threads"
+                                                  : std::string("wave"));
+            break;
+    }
+    if (w.unit_size != 0) text += " of " + std::to_string(w.unit_size) + " elements";
+    return text + (w.loops() ? " (the kernel loops)" : " (one pass)");
+}
+
+// The contract as the JSON shows it.
+void write_contract(json_writer& json, const work& w) {
+    json.key("work").value(std::string(to_string(w.kind)));
+    json.key("kernel_loops").value(w.loops());
+    json.key("powers_of_two").value(w.contract.powers_of_two);
+    json.key("block_at_most").value(std::uint64_t{w.contract.max_block});
+    json.key("block_fixed");
+    write_dims(json, w.contract.fixed_block);
 }
 
 }  // namespace
@@ -39,9 +69,9 @@ command_output run(const plan_request& r) {
     const launch_subject subject = launch_subject_for(r.device, r.kernel);
     const device_limits& d = subject.device.limits;
     const kernel_resources& k = subject.resources;
-    plan_options options;
-    options.dynamic_shared = r.kernel.dynamic_shared;
-    const launch_plan p = r.extent ? plan(d, k, *r.extent, options) : plan(d, k, r.elements, options);
+    work w = r.work;
+    w.options.dynamic_shared = r.kernel.dynamic_shared;
+    const launch_plan p = plan(d, k, w);
 
     std::vector<diagnostic> diagnostics;
     const launch_config diagnosed = problems_config(p, d, k);
@@ -60,6 +90,8 @@ command_output run(const plan_request& r) {
         json.key("grid");
         write_dims(json, p.grid);
         json.key("grid_stride").value(p.grid_stride);
+        json.key("exceeds_one_pass").value(p.exceeds_one_pass);
+        write_contract(json, w);
         json.key("occupancy").begin_object();
         write_occupancy_fields(json, p.occupancy);
         json.end_object();
@@ -71,10 +103,13 @@ command_output run(const plan_request& r) {
         return {json.finish(), {}, exit_code};
     }
 
-    const std::string work = r.extent ? "extent " + detail::dims_text(*r.extent) : detail::plural(p.elements, "element");
-    std::string text = kernel_text(subject) + "plan for " + work + " on " + device_text(d) + "\n";
+    std::string text = kernel_text(subject) + "plan for " + work_text(w) + " on " + device_text(d) + "\n";
+    if (p.exceeds_one_pass) {
+        text += "invalid: " + reason.substr(reason.find(':') + 2) + "\n";
+        return {text + diagnostics_text(diagnostics), {}, exit_code};
+    }
     if (!valid) {
-        text += "invalid: no block of this kernel can run on " + device_text(d) + "\n";
+        text += "invalid: no block this kernel's contract allows can run on " + device_text(d) + "\n";
         // The reason repeats the first error's message; it only adds something when no error explains it.
         if (p.problems.first_error() == nullptr) text += "reason: " + reason + "\n";
         return {text + diagnostics_text(diagnostics), {}, exit_code};
@@ -82,7 +117,7 @@ command_output run(const plan_request& r) {
     text_table table({align::left, align::left});
     table.add_row({"block", detail::dims_text(p.block)});
     table.add_row({"grid", p.empty ? detail::dims_text(p.grid) + " (nothing to launch)" : detail::dims_text(p.grid)});
-    table.add_row({"grid-stride", p.grid_stride ? "yes (the kernel must loop over the elements)" : "no"});
+    table.add_row({"grid-stride", p.grid_stride ? "yes (the kernel must loop over the work)" : "no"});
     table.add_row({"occupancy", occupancy_summary(d, p.occupancy)});
     table.add_row({"reason", reason_row(p, d, k)});
     return {text + table.render() + diagnostics_text(diagnostics), {}, exit_code};

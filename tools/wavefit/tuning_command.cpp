@@ -11,7 +11,7 @@
 #include <vector>     // records
 
 #include <wavefit/detail/text.hpp>
-#include <wavefit/tuning.hpp>
+#include <wavefit/tuning_records.hpp>
 
 #include "commands.hpp"
 #include "demangle.hpp"
@@ -163,18 +163,15 @@ command_output show(const tuning_request& r) {
 // Whether `rec` may be launched on `d`: what the launch path checks before it uses a record.
 std::string problem_on(const device_limits& d, const tuning_record& rec) {
     const std::uint64_t size = rec.key.bucket >= 63 ? ~std::uint64_t{0} : std::uint64_t{1} << rec.key.bucket;
-    plan_options options;
-    options.dynamic_shared = rec.key.dynamic_shared;
-    options.min_efficient_block = rec.key.min_efficient_block;
-    if (rec.key.kind == work_kind::extent) {
-        // An extent's shape is not recorded: its block must be a launch of its own.
+    if (rec.key.kind == work_kind::extent || rec.chosen.baseline) {
+        // An extent's shape is not recorded, nor the grid of a kept configuration (the launch holds it):
+        // the block must be a launch of its own.
         const launch_config one{dims{1}, rec.chosen.block, rec.key.dynamic_shared};
         return is_launchable(d, rec.key.resources, one)
                    ? std::string()
                    : "block " + detail::dims_text(rec.chosen.block) + " is not launchable on " + device_text(d);
     }
-    const work w = rec.key.kind == work_kind::elements ? work::elements(size, options) : work::per_block(size, options);
-    return detail::record_problem(d, rec.key.resources, w, rec.chosen);
+    return detail::record_problem(d, rec.key.resources, rec.key.work_at(size), rec.chosen);
 }
 
 command_output check(const tuning_request& r) {

@@ -3,10 +3,13 @@
 // clamps at the top instead of wrapping, so a product like grid x block can never silently shrink.
 #pragma once
 
+#include "../config.hpp"
+
 #include <cstdint>  // std::uint64_t
 #include <limits>   // std::numeric_limits
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 inline constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
@@ -50,4 +53,5 @@ constexpr std::uint32_t clamp_to_u32(std::uint64_t v) noexcept {
                                                          : static_cast<std::uint32_t>(v);
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

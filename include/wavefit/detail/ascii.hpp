@@ -5,10 +5,13 @@
 // trace and log readers all run on untrusted text, at compile time in tests, and in any locale.
 #pragma once
 
+#include "../config.hpp"
+
 #include <cstddef>      // std::size_t
 #include <string_view>  // every input
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 inline constexpr std::size_t text_npos = std::string_view::npos;
 
@@ -72,4 +75,5 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 // ignore them.
 constexpr std::string_view isa_name(std::string_view target) noexcept { return target.substr(0, target.find(':')); }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

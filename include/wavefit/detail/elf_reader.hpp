@@ -11,9 +11,11 @@
 #include <string_view>  // section names and note owners, as views into the file
 #include <vector>       // the section and program header tables
 
+#include "../config.hpp"
 #include "byte_view.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 inline constexpr std::string_view elf_magic{
     "\x7f"
@@ -234,4 +236,5 @@ void for_each_note(const elf_file& f, Visit&& visit) {
     }
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

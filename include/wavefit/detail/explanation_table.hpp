@@ -17,9 +17,13 @@
 #include <cstddef>      // std::size_t
 #include <string_view>  // texts
 
+#include "../config.hpp"
+#include "../diagnostic.hpp"
 #include "../explanation.hpp"
+#include "runtime_outcome.hpp"
 
-namespace wavefit::detail::explain_impl {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail::explain_impl {
 
 struct cause_fix {
     std::string_view cause;
@@ -97,11 +101,16 @@ constexpr error_explanation with_source(error_explanation e, std::string_view so
     return e;
 }
 
-// A wavefit diagnostic code.
+// A wavefit diagnostic code; what each runtime does with such a launch is the one text of
+// detail/runtime_outcome.hpp (validate.hpp quotes the same).
 template <std::size_t N>
-constexpr error_explanation diagnostic(std::string_view name, std::string_view meaning, std::string_view on_amd,
-                                       std::string_view on_nvidia, const cause_fix (&items)[N]) noexcept {
-    return make(explanation_kind::diagnostic, name, no_error_code, {}, {}, {}, {}, meaning, on_amd, on_nvidia, items);
+constexpr error_explanation diagnostic(std::string_view name, std::string_view meaning,
+                                       const cause_fix (&items)[N]) noexcept {
+    diagnostic_code code{};
+    const runtime_outcome_text* outcome = parse_diagnostic_code(name, code) ? find_runtime_outcome(code) : nullptr;
+    return make(explanation_kind::diagnostic, name, no_error_code, {}, {}, {}, {}, meaning,
+                outcome != nullptr ? outcome->on_amd : std::string_view{},
+                outcome != nullptr ? outcome->on_nvidia : std::string_view{}, items);
 }
 
 // The name of the launch-bounds log entry, used by the table and by the phrase lookup.
@@ -707,10 +716,6 @@ log_line("HSA_STATUS_ERROR_INVALID_ISA",
 diagnostic("zero_dimension",
     "wavefit diagnostic (error): a grid or block dimension is 0, so the launch has no threads and every runtime "
     "refuses it.",
-    "hipErrorInvalidConfiguration from hipLaunchKernel / <<<...>>> on recent ROCm; hipErrorInvalidValue from "
-    "hipModuleLaunchKernel and older ROCm.",
-    "cudaErrorInvalidValue (CUDA 13.0, measured on an H200); older CUDA releases report "
-    "cudaErrorInvalidConfiguration.",
     {
         {"The element count is 0 (an empty tensor, an empty batch, the last chunk of a split), so ceil(n / block) is "
          "0.",
@@ -729,10 +734,6 @@ diagnostic("zero_dimension",
 diagnostic("block_exceeds_device_max_threads",
     "wavefit diagnostic (error): the block has more threads (x*y*z) than the device allows per block, 1024 on every "
     "current AMD Instinct, Radeon and NVIDIA GPU.",
-    "hipErrorInvalidConfiguration from hipLaunchKernel / <<<...>>>; hipErrorInvalidValue from hipModuleLaunchKernel "
-    "(Triton, XLA, hipModule users).",
-    "cudaErrorInvalidValue (CUDA 13.0, measured with 1025 threads); older releases report "
-    "cudaErrorInvalidConfiguration.",
     {
         {"Threads computed as num_warps x warp size with NVIDIA's 32 in mind: 32 warps are 1024 threads on NVIDIA but "
          "2048 on a wave64 AMD GPU (seen in triton-lang/triton#4128, openxla/xla#35026).",
@@ -749,10 +750,6 @@ diagnostic("block_exceeds_device_max_threads",
 diagnostic("block_dim_exceeds_device_limit",
     "wavefit diagnostic (error): one block dimension is larger than the device allows for that dimension, even if the "
     "total is within the limit. NVIDIA allows 1024 x 1024 x 64, AMD 1024 in each dimension.",
-    "Only possible together with more than 1024 threads in total, so AMD reports it as for "
-    "block_exceeds_device_max_threads.",
-    "cudaErrorInvalidValue (CUDA 13.0, measured with blockDim.z = 65); older releases report "
-    "cudaErrorInvalidConfiguration.",
     {
         {"Code developed on AMD uses blockDim.z above 64, which AMD allows, and fails when it runs on NVIDIA.",
          "Put the largest extent in x or y; `wavefit check --preset h100 --grid 1 --block 1,1,128` shows the "
@@ -765,9 +762,6 @@ diagnostic("block_exceeds_kernel_max_threads",
     "wavefit diagnostic (error): the block has more threads than the kernel was compiled for (__launch_bounds__, "
     "--gpu-max-threads-per-block, or the compiler's default bound), so the launch is refused although the device "
     "could run such a block.",
-    "hipErrorLaunchFailure; the only detail is the log line 'Launch params (x, y, z) are larger than launch bounds "
-    "(N) for kernel K', shown with AMD_LOG_LEVEL=1 or higher.",
-    "cudaErrorInvalidValue (CUDA 13.0, measured on an H200 with __launch_bounds__(256) and 512 threads).",
     {
         {"A toolchain whose default bound is 256 instead of 1024: HIP compilers before ROCm 4.1 and some vendor SDKs "
          "(seen in ggml-org/llama.cpp#10610).",
@@ -789,10 +783,6 @@ diagnostic("block_exceeds_kernel_max_threads",
 diagnostic("registers_exceed_limit",
     "wavefit diagnostic (error): registers per thread times threads per block need more registers than one CU/SM "
     "has, so not even one block can be resident.",
-    "Not checked by the HIP runtime: the dispatch fails with HSA_STATUS_ERROR_INVALID_ISA (the process aborts) or "
-    "hipErrorLaunchFailure.",
-    "cudaErrorLaunchOutOfResources, too many resources requested for launch (measured on an H200: 112 registers x "
-    "1024 threads).",
     {
         {"The block is chosen from the amount of work instead of the kernel's resources, and a register-heavy kernel "
          "gets a 1024-thread block (seen in kokkos/kokkos#9402 on MI300A).",
@@ -812,8 +802,6 @@ diagnostic("shared_memory_exceeds_limit",
     "wavefit diagnostic (error): static plus dynamic shared memory (LDS on AMD) per block is larger than the device "
     "allows: 64 KiB on MI200, MI300 and RDNA, 160 KiB on MI355X; on NVIDIA 48 KiB by default and up to 163 KiB (A100) "
     "or about 227 KiB (H100, H200) with opt-in.",
-    "hipErrorInvalidValue from the launch.",
-    "cudaErrorInvalidValue (CUDA 13.0, measured with 300000 bytes on an H200).",
     {
         {"Tile sizes tuned for the large shared memory of A100/H100 (over 100 KiB) reused on CDNA, which has 64 KiB per "
          "block (seen in sgl-project/sglang#28518, vllm-project/vllm#45871, ROCm/aiter#4329).",
@@ -831,10 +819,6 @@ diagnostic("shared_memory_exceeds_limit",
 diagnostic("shared_memory_requires_opt_in",
     "wavefit diagnostic (warning, NVIDIA): dynamic shared memory above the default 48 KiB per block is allowed only "
     "after raising the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute; without it the launch fails.",
-    "Not applicable: AMD has no opt-in (sharedMemPerBlockOptin reads 0 on HIP), and hipFuncSetAttribute asking for "
-    "more than the LDS left after static shared memory fails with hipErrorInvalidValue.",
-    "cudaErrorInvalidValue without the attribute (measured on an H200: 49153 bytes fail; 200000 bytes run once the "
-    "attribute is set).",
     {
         {"A kernel launched with more than 48 KiB of dynamic shared memory without calling cudaFuncSetAttribute first.",
          "Call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) once per kernel before "
@@ -851,10 +835,6 @@ diagnostic("grid_dim_exceeds_device_limit",
     "wavefit diagnostic (error): a grid dimension is larger than the device allows. gridDim.x may reach 2^31-1; "
     "gridDim.y and gridDim.z 65535 on NVIDIA and 65536 as HIP reports it on AMD (newer ROCm reports 65535, see "
     "ROCm/pytorch#3272), so the portable limit is 65535.",
-    "hipErrorInvalidValue from hipModuleLaunchKernel; other launch paths and ROCm releases may not reject an "
-    "oversized gridDim.y or gridDim.z at all, so code that runs on AMD can still fail on NVIDIA.",
-    "cudaErrorInvalidValue (CUDA 13.0, measured with gridDim.y = 65536 and gridDim.x = 2^31); older releases report "
-    "cudaErrorInvalidConfiguration (seen in ml-explore/mlx#2267).",
     {
         {"A batch, head or row count mapped to gridDim.y or gridDim.z grows past 65535 at production sizes (seen in "
          "ml-explore/mlx#2267 with gridDim.y = 65536, and ml-explore/mlx#3858).",
@@ -871,10 +851,6 @@ diagnostic("work_items_exceed_dispatch_limit",
     "wavefit diagnostic (error, AMD): gridDim x blockDim in one dimension exceeds 2^32-1 work-items. The HSA dispatch "
     "packet stores the grid size in work-items as a 32-bit number, so the largest gridDim.x is 4194303 at 1024 "
     "threads, 16777215 at 256 and 67108863 at 64; NVIDIA has no such limit.",
-    "hipErrorInvalidConfiguration from hipLaunchKernel / <<<...>>>, hipErrorInvalidValue from hipModuleLaunchKernel "
-    "(seen in cupy/cupy#9746); some releases and paths accept it and silently run nothing or a wrapped-around grid "
-    "(cupy/cupy#4461, ROCm/rocm-systems#2372).",
-    "Valid: a grid of 2^31-1 blocks of 1024 threads launches (measured on an H200).",
     {
         {"CUDA code sizes a 1-D grid as one thread per element with a cap of 2^31-1 blocks, valid on NVIDIA but over "
          "2^32 work-items on AMD for large arrays (seen in cupy/cupy#9746, pytorch/pytorch#168806, "
@@ -893,9 +869,6 @@ diagnostic("block_not_wave_multiple",
     "wavefit diagnostic (warning): the block's thread count is not a multiple of the wavefront size (64 on gfx9 "
     "Instinct GPUs, 32 on RDNA and NVIDIA), so the last wave of every block runs with idle lanes; a block smaller "
     "than one wave leaves most of a wave idle.",
-    "No runtime error: the launch runs with partly filled waves (half of every wave idle for a 32-thread block on "
-    "wave64).",
-    "No runtime error: partly filled warps.",
     {
         {"Block sizes chosen for NVIDIA's 32-lane warps (32, 96, 160) run on wave64 GPUs; tools may even reject "
          "sub-wavefront blocks (seen in tile-ai/tilelang#2918).",
@@ -908,9 +881,39 @@ diagnostic("block_not_wave_multiple",
          "Use wavefit's device-side wavefront size helper (right on wave64 and wave32, no constexpr warpSize needed) "
          "and 64-bit ballot masks."},
     }),
+
+diagnostic("negative_size",
+    "wavefit diagnostic (error): an element count, a grid or block dimension, or a shared memory size was given as a "
+    "negative number. Converted to an unsigned size it would be about 2^64, so wavefit refuses it before the launch "
+    "instead of planning 18446744073709551615 elements.",
+    {
+        {"A size computed in int went negative: n - 1 for n = 0, a difference of two offsets, or an int that "
+         "overflowed past 2^31-1 (seen in ROCm/rocm-libraries#9441).",
+         "Compute sizes in 64-bit unsigned or signed types and check them before launching; a count of 0 launches "
+         "nothing, and wavefit::launch refuses a negative one before the runtime sees it."},
+        {"An error code (-1) was passed where a size was expected.",
+         "Check the call that produced the size before using it."},
+    }),
+
+diagnostic("contract_allows_no_block",
+    "wavefit diagnostic (error): no block that the kernel's stated contract allows (powers of two, at most N "
+    "threads, a fixed block, whole groups for per-wave work) can run this kernel on this device: the kernel's own "
+    "bound, its registers or its shared memory rule out every one.",
+    {
+        {"A fixed block (block_fixed) above the kernel's __launch_bounds__ or above what its registers allow.",
+         "Launch the block the kernel was compiled for, or rebuild the kernel with a bound that allows the block; "
+         "`wavefit occupancy --kernel FILE:NAME` lists the blocks its registers allow."},
+        {"At most N threads (block_at_most) with N below one wave, or powers of two only where registers allow "
+         "only a block in between (for example 192 threads).",
+         "Allow any multiple of the wave size (block_any_wave_multiple) if the kernel works with it, or reduce the "
+         "kernel's registers or shared memory."},
+        {"One unit per group of threads (per_group) with a group that does not divide any allowed block.",
+         "Use a group that is a power of two no larger than the block."},
+    }),
 };
 // clang-format on
 
 inline constexpr std::size_t table_size = sizeof(table) / sizeof(table[0]);
 
-}  // namespace wavefit::detail::explain_impl
+}  // namespace detail::explain_impl
+WAVEFIT_END_NAMESPACE

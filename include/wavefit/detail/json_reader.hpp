@@ -31,9 +31,11 @@
 #define WAVEFIT_JSON_HAS_FLOAT_FROM_CHARS 0
 #endif
 
+#include "../config.hpp"
 #include "utf8.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // What a document may use. Every cap is checked as the bytes arrive, so a hostile document is refused
 // after reading at most the cap, never after allocating what it asks for.
@@ -880,4 +882,5 @@ inline json_parse_result parse_json(std::string_view text, const json_limits& li
     return json_document_builder::build(reader, one);
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

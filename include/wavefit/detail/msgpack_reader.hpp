@@ -11,9 +11,11 @@
 #include <string>       // messages
 #include <string_view>  // string values, as views into the input
 
+#include "../config.hpp"
 #include "byte_view.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 class msgpack_reader {
 public:
@@ -190,4 +192,5 @@ private:
     }
 };
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

@@ -14,9 +14,11 @@
 #include <string_view>  // entry ids, as views into the file
 #include <vector>       // the entries of one bundle
 
+#include "../config.hpp"
 #include "byte_view.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 inline constexpr std::string_view offload_bundle_magic = "__CLANG_OFFLOAD_BUNDLE__";
 // clang --offload-compress (ROCm 6.2+): zstd/zlib-compressed bundles, which wavefit does not unpack.
@@ -120,4 +122,5 @@ constexpr std::string_view offload_target_id(std::string_view id) noexcept {
     return rest;
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

@@ -4,10 +4,13 @@
 // C string, without pointing at storage that may go away.
 #pragma once
 
+#include "../config.hpp"
+
 #include <cstddef>      // std::size_t
 #include <string_view>  // std::string_view
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 class short_name {
 public:
@@ -35,4 +38,5 @@ private:
     std::size_t size_ = 0;
 };
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

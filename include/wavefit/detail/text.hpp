@@ -6,9 +6,11 @@
 #include <cstdint>  // std::uint64_t
 #include <string>   // std::string, std::to_string
 
+#include "../config.hpp"
 #include "../dims.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 inline std::string num(std::uint64_t v) { return std::to_string(v); }
 
@@ -41,4 +43,5 @@ inline std::string plural(std::uint64_t n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

@@ -3,9 +3,12 @@
 // writer share: what a lead byte announces. No overlong forms, no surrogates, nothing above U+10FFFF.
 #pragma once
 
+#include "../config.hpp"
+
 #include <cstddef>  // std::size_t
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 struct utf8_lead {
     std::size_t length = 0;           // bytes in the sequence; 0: not a lead byte (ASCII is not asked here)
@@ -26,4 +29,5 @@ constexpr utf8_lead utf8_lead_of(unsigned char lead) noexcept {
     return {};
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

@@ -8,13 +8,14 @@
 
 #include <cstdint>  // std::uint64_t
 
+#include "../config.hpp"
 #include "../platform.hpp"
 
 #if !(WAVEFIT_DEVICE_COMPILER || WAVEFIT_PLATFORM_HIP)
 #error "wavefit/device/grid_stride.hpp is for HIP or CUDA device code"
 #endif
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // A range of indices [first, last) stepping by `stride`, starting at `start`.
 class grid_stride_range {
@@ -97,4 +98,4 @@ __device__ inline grid_stride_range grid_stride_axis(std::uint64_t n) noexcept {
     }
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

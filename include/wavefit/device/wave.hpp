@@ -5,13 +5,14 @@
 // Host code asks the device instead: device_limits::wave_size, read once per device.
 #pragma once
 
+#include "../config.hpp"
 #include "../platform.hpp"
 
 #if !(WAVEFIT_DEVICE_COMPILER || WAVEFIT_PLATFORM_HIP)
 #error "wavefit/device/wave.hpp is for HIP or CUDA device code"
 #endif
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 // Bounds for sizing static arrays that must work on every GPU (rocPRIM's approach).
 inline constexpr unsigned min_wave_size = 32;
@@ -58,4 +59,4 @@ __device__ inline unsigned lane_id() noexcept {
     return linear % wave_size();
 }
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -8,6 +8,7 @@
 // hip-clang or defines a __HIP_PLATFORM_*__ macro, else CUDA under nvcc.
 #pragma once
 
+#include "../config.hpp"
 #include "../platform.hpp"
 
 #if !WAVEFIT_HAS_RUNTIME
@@ -24,13 +25,16 @@
 #include "../device_limits.hpp"
 #include "../kernel_resources.hpp"
 
-namespace wavefit::backend {
+WAVEFIT_BEGIN_NAMESPACE
+namespace backend {
 
 #if WAVEFIT_PLATFORM_HIP
 using error_type = hipError_t;
 using stream_type = hipStream_t;
 inline constexpr error_type success = hipSuccess;
 inline constexpr const char* runtime_name = "HIP";
+inline constexpr error_type no_device = hipErrorNoDevice;
+inline constexpr const char* visible_devices_variable = "HIP_VISIBLE_DEVICES (or ROCR_VISIBLE_DEVICES)";
 #if WAVEFIT_PLATFORM_HIP_NVIDIA
 inline constexpr vendor platform_vendor = vendor::nvidia;
 #else
@@ -41,6 +45,8 @@ using error_type = cudaError_t;
 using stream_type = cudaStream_t;
 inline constexpr error_type success = cudaSuccess;
 inline constexpr const char* runtime_name = "CUDA";
+inline constexpr error_type no_device = cudaErrorNoDevice;
+inline constexpr const char* visible_devices_variable = "CUDA_VISIBLE_DEVICES";
 inline constexpr vendor platform_vendor = vendor::nvidia;
 #endif
 
@@ -180,27 +186,88 @@ inline error_type read_attribute(int& value, device_attribute a, int device) noe
 #endif
 }
 
-// The device's marketing name and ISA name ("gfx942:sramecc+:xnack-", "sm_90"). On AMD the ISA
-// name exists only in the properties struct; it is read once per device and cached by the caller.
-inline error_type read_names(std::string& name, std::string& arch, int device) {
-#if WAVEFIT_PLATFORM_HIP
+// The device's ISA name ("gfx942:sramecc+:xnack-", "sm_90"), which decides its register and
+// residency model. NVIDIA's comes from two attributes (cheap); AMD's exists only in the properties
+// struct, read once per device by the caller's cache.
+inline error_type read_arch(std::string& arch, int device) {
+#if WAVEFIT_PLATFORM_HIP && !WAVEFIT_PLATFORM_HIP_NVIDIA
     hipDeviceProp_t props{};
     const error_type e = hipGetDeviceProperties(&props, device);
     if (e != hipSuccess) return e;
-    name = props.name;
-#if WAVEFIT_PLATFORM_HIP_NVIDIA
-    arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
-#else
     arch = props.gcnArchName;
-#endif
     return hipSuccess;
+#else
+    int major = 0, minor = 0;
+#if WAVEFIT_PLATFORM_HIP
+    error_type e = hipDeviceGetAttribute(&major, hipDeviceAttributeComputeCapabilityMajor, device);
+    if (e == hipSuccess) e = hipDeviceGetAttribute(&minor, hipDeviceAttributeComputeCapabilityMinor, device);
+#else
+    error_type e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+#endif
+    if (e != success) return e;
+    arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    return success;
+#endif
+}
+
+// The device's marketing name ("AMD Instinct MI300X", "NVIDIA H200"). The properties call behind it
+// costs hundreds of microseconds on CUDA, so launches ask for it only to word a failure, and the
+// tuner to key its records.
+inline error_type read_device_name(std::string& name, int device) {
+#if WAVEFIT_PLATFORM_HIP
+    hipDeviceProp_t props{};
+    const error_type e = hipGetDeviceProperties(&props, device);
 #else
     cudaDeviceProp props{};
     const error_type e = cudaGetDeviceProperties(&props, device);
-    if (e != cudaSuccess) return e;
+#endif
+    if (e != success) return e;
     name = props.name;
-    arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
-    return cudaSuccess;
+    return success;
+}
+
+// Both names, for callers that need both (device_limits_for, the CLI's device catalog).
+inline error_type read_names(std::string& name, std::string& arch, int device) {
+    const error_type e = read_arch(arch, device);
+    return e != success ? e : read_device_name(name, device);
+}
+
+// The device's L2 cache in bytes (0 where the runtime does not say): the tuner flushes twice that
+// before each timed launch so that it measures the kernel as an application runs it.
+inline error_type read_l2_bytes(std::uint64_t& bytes, int device) noexcept {
+    int value = 0;
+#if WAVEFIT_PLATFORM_HIP
+    const error_type e = hipDeviceGetAttribute(&value, hipDeviceAttributeL2CacheSize, device);
+#else
+    const error_type e = cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, device);
+#endif
+    bytes = e == success && value > 0 ? static_cast<std::uint64_t>(value) : 0;
+    return e;
+}
+
+// Device memory for the tuner's cache flush (never on a launch's path).
+inline error_type allocate(void*& p, std::size_t bytes) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipMalloc(&p, bytes);
+#else
+    return cudaMalloc(&p, bytes);
+#endif
+}
+
+inline error_type release(void* p) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipFree(p);
+#else
+    return cudaFree(p);
+#endif
+}
+
+inline error_type fill_async(void* p, int value, std::size_t bytes, stream_type stream) noexcept {
+#if WAVEFIT_PLATFORM_HIP
+    return hipMemsetAsync(p, value, bytes, stream);
+#else
+    return cudaMemsetAsync(p, value, bytes, stream);
 #endif
 }
 
@@ -375,4 +442,5 @@ inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void*
 #endif
 }
 
-}  // namespace wavefit::backend
+}  // namespace backend
+WAVEFIT_END_NAMESPACE

@@ -10,10 +10,11 @@
 #include <stdexcept>  // std::runtime_error
 #include <string>     // message parts
 
+#include "../config.hpp"
 #include "../diagnostic.hpp"
 #include "../launch_config.hpp"
 
-namespace wavefit {
+WAVEFIT_BEGIN_NAMESPACE
 
 enum class launch_status : std::uint8_t {
     not_attempted,      // a result nobody filled in: what launch_result{} holds, never success
@@ -79,4 +80,4 @@ private:
     std::string device_;
 };
 
-}  // namespace wavefit
+WAVEFIT_END_NAMESPACE

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: MIT
+// The definitions behind launch.hpp and device_state.hpp: the caches, the one launch path and the
+// failure messages. Included by launch.hpp in header-only mode, and by <wavefit/compiled.hpp> in the
+// one translation unit of the compiled library (WAVEFIT_SEPARATE_COMPILATION).
+//
+// The path of a launch: find the stream's device (skipped with one visible GPU), look the launch's
+// entry up in the launch table (computed once per device, kernel and work shape: limits, kernel
+// attributes, the recipe), configure() the grid for this launch's size, validate with comparisons
+// only, launch, check the runtime's error. Strings are built on failure only; nothing on the way
+// throws, so try_launch works in code built with -fno-exceptions.
+#pragma once
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // sizes
+#include <cstdio>   // the one warning about WAVEFIT_TUNING without the tuner
+#include <cstdlib>  // std::getenv, std::free
+#include <mutex>    // the opt-in
+#include <string>   // messages on failure
+
+#include "../config.hpp"
+#include "../detail/text.hpp"
+#include "../device_attributes.hpp"
+#include "../plan.hpp"
+#include "../validate.hpp"
+#include "backend.hpp"
+#include "device_state.hpp"
+#include "launch.hpp"
+#include "launch_error.hpp"
+#include "once_table.hpp"
+#include "tuning_switch.hpp"
+
+#if defined(__GNUC__) || defined(__clang__)
+// The Itanium C++ ABI's demangler (libstdc++, libc++abi), declared as <cxxabi.h> declares it so that
+// a launch TU needs no header beyond the standard library and the GPU runtime. Used on failure only.
+namespace __cxxabiv1 {
+extern "C" char* __cxa_demangle(const char* mangled, char* buffer, std::size_t* length, int* status);
+}
+#define WAVEFIT_HAS_DEMANGLER 1
+#endif
+
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
+
+// ------------------------------------------------------------------------------------- the caches
+
+WAVEFIT_FUNC std::string runtime_error_text(backend::error_type e) {
+    const char* name = backend::error_name(e);
+    const char* text = backend::error_string(e);
+    return std::string(name ? name : "unknown error") + " (" + std::to_string(static_cast<int>(e)) +
+           "): " + (text ? text : "");
+}
+
+struct device_key {
+    int device;
+    friend bool operator==(const device_key& a, const device_key& b) noexcept { return a.device == b.device; }
+};
+struct device_key_hash {
+    std::size_t operator()(const device_key& k) const noexcept { return static_cast<std::size_t>(k.device); }
+};
+
+struct kernel_key {
+    int device;
+    const void* kernel;
+    friend bool operator==(const kernel_key& a, const kernel_key& b) noexcept {
+        return a.device == b.device && a.kernel == b.kernel;
+    }
+};
+struct kernel_key_hash {
+    std::size_t operator()(const kernel_key& k) const noexcept {
+        const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(k.kernel) ^ static_cast<std::uint64_t>(k.device)) *
+                                0x9E3779B97F4A7C15ull;
+        return static_cast<std::size_t>(h >> 17);
+    }
+};
+
+// Each device's limits as a launch needs them: no name (read on failure only).
+inline once_table<device_key, device_limits, device_key_hash, 64>& device_limits_table() {
+    static once_table<device_key, device_limits, device_key_hash, 64> table;
+    return table;
+}
+// The same with the device's name, for device_limits_for() (never on a launch's path).
+inline once_table<device_key, device_limits, device_key_hash, 64>& named_device_limits_table() {
+    static once_table<device_key, device_limits, device_key_hash, 64> table;
+    return table;
+}
+inline once_table<kernel_key, kernel_state, kernel_key_hash, 1024>& kernel_table() {
+    static once_table<kernel_key, kernel_state, kernel_key_hash, 1024> table;
+    return table;
+}
+inline once_table<launch_key, launch_entry, launch_key_hash>& launch_table() {
+    static once_table<launch_key, launch_entry, launch_key_hash> table;
+    return table;
+}
+
+// Reads a device's limits from its attributes; the name is left empty (read on failure only).
+inline bool query_device_limits(int device, device_limits& out, query_failure& failure) {
+    std::string name, arch;
+    const backend::error_type e = backend::read_arch(arch, device);
+    if (e != backend::success) {
+        failure = {e, "reading the device's architecture"};
+        return false;
+    }
+    backend::error_type failed = backend::success;
+    out = device_limits_from_attributes(backend::platform_vendor, name, arch, [&](device_attribute a) {
+        int value = 0;
+        const backend::error_type err = backend::read_attribute(value, a, device);
+        if (err != backend::success && failed == backend::success) failed = err;
+        return value;
+    });
+    if (failed != backend::success) {
+        failure = {failed, "reading a device attribute"};
+        return false;
+    }
+    return true;
+}
+
+WAVEFIT_FUNC const device_limits* cached_device_limits(int device, query_failure& failure) {
+    return device_limits_table().get(device_key{device},
+                                     [&](device_limits& d) { return query_device_limits(device, d, failure); });
+}
+
+// CUDA's maxThreadsPerBlock folds register pressure into the kernel's bound: a 255-register kernel
+// without __launch_bounds__ reports 256. kernel_resources::max_threads_per_block is the kernel's own
+// bound, so a reported value that equals what the registers alone allow is taken as the registers'
+// limit (0 = the device maximum). Validation then names the real cause (registers_exceed_limit,
+// cudaErrorLaunchOutOfResources) and planning still respects it through the occupancy model. HIP
+// on AMD reports the compiled flat work-group bound, independent of registers: kept as it is.
+constexpr std::uint32_t declared_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
+    if (!d.is_nvidia() || k.registers == 0 || k.max_threads_per_block == 0 ||
+        k.max_threads_per_block >= d.max_threads_per_block)
+        return k.max_threads_per_block;
+    kernel_resources registers_only{};
+    registers_only.registers = k.registers;
+    return largest_runnable_block(d, registers_only) == k.max_threads_per_block ? 0u : k.max_threads_per_block;
+}
+
+WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, backend::stream_type stream,
+                                               const device_limits& limits, query_failure& failure) {
+    const kernel_state* s = kernel_table().get(kernel_key{device, kernel}, [&](kernel_state& state) {
+        std::uint64_t max_dynamic_shared = 0;
+        if (const backend::error_type e = backend::read_kernel_resources(state.resources, max_dynamic_shared, kernel);
+            e != backend::success) {
+            failure = {e, "reading the kernel's attributes"};
+            return false;
+        }
+        state.resources.max_threads_per_block = declared_max_threads(limits, state.resources);
+        state.register_bound = register_bound_threads(limits, state.resources);
+        if (const char* name = backend::kernel_name(kernel, stream)) state.mangled = name;
+        // The limit as the kernel has it now: the default, or what the program raised it to before
+        // wavefit saw the kernel; wavefit only ever raises it.
+        const std::uint64_t by_default = default_dynamic_shared(limits, state.resources);
+        state.dynamic_shared_limit.store(max_dynamic_shared > by_default ? max_dynamic_shared : by_default);
+        return true;
+    });
+    // The entry's atomic limit and opt-in mutex change after publication; the rest never does.
+    return const_cast<kernel_state*>(s);
+}
+
+WAVEFIT_FUNC std::string device_display(int device, const device_limits& limits) {
+    if (!limits.name.empty()) return device_text(limits);
+    std::string name;
+    if (backend::read_device_name(name, device) != backend::success) {
+        (void)backend::take_last_error();
+        return device_text(limits);
+    }
+    device_limits named = limits;
+    named.name.assign(name);
+    return device_text(named);
+}
+
+WAVEFIT_FUNC std::string kernel_display(const kernel_state& k) {
+    if (k.mangled.empty()) return "an unnamed kernel";
+#if defined(WAVEFIT_HAS_DEMANGLER)
+    int status = 0;
+    char* text = __cxxabiv1::__cxa_demangle(k.mangled.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && text != nullptr) {
+        std::string out(text);
+        std::free(text);
+        return out;
+    }
+#endif
+    return k.mangled;
+}
+
+WAVEFIT_FUNC const visible_devices& visible_device_state() noexcept {
+    static const visible_devices state = [] {
+        visible_devices v;
+        v.error = backend::device_count(v.count);
+        if (v.error != backend::success) {
+            (void)backend::take_last_error();
+            v.count = 0;
+        }
+        return v;
+    }();
+    return state;
+}
+
+WAVEFIT_FUNC backend::error_type raise_dynamic_shared(kernel_state& k, const void* kernel, std::uint64_t bytes) {
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return backend::success;
+    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
+    if (bytes <= k.dynamic_shared_limit.load(std::memory_order_relaxed)) return backend::success;
+    const backend::error_type e = backend::set_max_dynamic_shared(kernel, static_cast<int>(bytes));
+    if (e == backend::success) k.dynamic_shared_limit.store(bytes, std::memory_order_release);
+    return e;
+}
+
+// ------------------------------------------------------------------------------------- a launch
+
+inline void fail_runtime(launch_result& r, backend::error_type e, const std::string& doing) {
+    r.status = launch_status::runtime_failed;
+    r.runtime_code = static_cast<int>(e);
+    r.message = std::string(backend::runtime_name) + " failed " + doing + ": " + runtime_error_text(e);
+    // A failed call leaves its error as the runtime's "last error"; wavefit has reported it, so the
+    // user's next error check must not see it a second time.
+    (void)backend::take_last_error();
+}
+
+// The device a launch into `stream` runs on, and the calling thread's current device.
+struct launch_device {
+    int device = 0;
+    int current = 0;
+    bool is_current() const noexcept { return device == current; }
+};
+
+// hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
+// with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
+// launch says so instead of the runtime's "invalid device".
+inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result& r) {
+    const visible_devices& visible = visible_device_state();
+    if (visible.count == 1) return true;
+    if (visible.count == 0) {
+        r.status = launch_status::runtime_failed;
+        r.runtime_code = static_cast<int>(visible.error != backend::success ? visible.error : backend::no_device);
+        r.device = "no GPU";
+        r.message = std::string("no GPU is visible: ") + backend::runtime_name + " reports no device (" +
+                    (visible.error != backend::success ? runtime_error_text(visible.error)
+                                                       : std::string(backend::runtime_name) + " device count 0") +
+                    "); check that the GPU driver is loaded and that " + backend::visible_devices_variable +
+                    " does not hide every device";
+        return false;
+    }
+    if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
+        fail_runtime(r, e, "to report the current device");
+        r.device = "the current device";
+        return false;
+    }
+    where.device = where.current;
+    if (reinterpret_cast<std::uintptr_t>(stream) > 2) {
+        if (const backend::error_type e = backend::stream_device(where.device, stream); e != backend::success) {
+            fail_runtime(r, e, "to report the stream's device");
+            r.device = "the stream's device";
+            return false;
+        }
+    }
+    return true;
+}
+
+// The size class of a unit for the launch table (the long-unit rule and tuned records depend on it).
+constexpr std::uint32_t unit_class(const work& w) noexcept {
+    if ((w.kind != work_kind::per_block && w.kind != work_kind::per_wave) || w.unit_size == 0) return 0;
+    std::uint32_t b = 1;
+    for (std::uint64_t v = w.unit_size; v > 1; v >>= 1) ++b;
+    return b;
+}
+
+inline launch_key key_for(int device, const void* kernel, const work* w, std::uint32_t tuning_generation) noexcept {
+    launch_key key;
+    key.device = device;
+    key.kernel = kernel;
+    if (w == nullptr) return key;
+    key.planned = true;
+    key.has_baseline = w->has_baseline;
+    key.kind = w->kind;
+    key.contract = w->contract;
+    key.dynamic_shared = w->options.dynamic_shared;
+    key.shared_per_thread = w->options.shared_per_thread;
+    key.shared_for_block = w->options.shared_for_block;
+    key.min_efficient_block = w->options.min_efficient_block;
+    key.spread_small_work = w->options.spread_small_work;
+    key.grid = w->options.grid;
+    key.grid_factor = w->options.grid == grid_policy::saturate  ? w->options.saturation_rounds
+                      : w->options.grid == grid_policy::coarsen ? w->options.items_per_thread
+                                                                : 0;
+    key.unit_bucket = unit_class(*w);
+    // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
+    if (tuning_generation != 0) {
+        std::uint32_t bucket = 0;
+        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++bucket;
+        key.size_bucket = bucket;
+        key.generation = tuning_generation;
+    }
+    return key;
+}
+
+// Says once per process that WAVEFIT_TUNING asks for tuning that this program does not include.
+inline void warn_if_tuning_requested_without_tuner() {
+    static const bool warned = [] {
+        const char* mode = std::getenv("WAVEFIT_TUNING");
+        tuning_mode m = tuning_mode::off;
+        if (mode != nullptr && parse_tuning_mode(mode, m) && m != tuning_mode::off)
+            (void)std::fprintf(stderr,
+                               "wavefit: WAVEFIT_TUNING=%s is ignored: no translation unit of this program includes "
+                               "<wavefit/tuning.hpp>, which makes tuning available\n",
+                               mode);
+        return true;
+    }();
+    (void)warned;
+}
+
+// The entry of a launch, or nullptr with `r` saying why (a failed runtime query). Kernel attributes
+// are per device, so they are read with the launch's device current.
+inline const launch_entry* resolve(const launch_device& where, const void* kernel, backend::stream_type stream,
+                                   const work* w, void** args, launch_result& r) {
+    const tuner_interface* tuner = w != nullptr ? tuning_switch::get().active() : nullptr;
+    const launch_key key = key_for(where.device, kernel, w, tuner != nullptr ? tuning_switch::get().generation() : 0);
+    query_failure failure;
+    const launch_entry* e = launch_table().get(key, [&](launch_entry& entry) {
+        if (w != nullptr && tuner == nullptr) warn_if_tuning_requested_without_tuner();
+        entry.device = where.device;
+        entry.address = kernel;
+        entry.limits = cached_device_limits(where.device, failure);
+        if (entry.limits == nullptr) return false;
+        const backend::device_guard on_device(where.device, where.current, !where.is_current());
+        if (on_device.error() != backend::success) {
+            failure = {on_device.error(), "making the stream's device current"};
+            return false;
+        }
+        entry.kernel = cached_kernel_state(where.device, kernel, stream, *entry.limits, failure);
+        if (entry.kernel == nullptr) return false;
+        if (w != nullptr) {
+            entry.recipe = planned_recipe(*entry.limits, entry.kernel->resources, *w);
+            if (tuner != nullptr && (entry.recipe.threads != 0 || w->has_baseline)) {
+                const launch_arguments here{kernel, args, stream};
+                tuner->recipe_for(entry, *w, args != nullptr ? &here : nullptr, entry.recipe, entry.keep_baseline);
+            }
+        }
+        return true;
+    });
+    if (e == nullptr) {
+        fail_runtime(r, failure.code, std::string(failure.what) + " on device " + std::to_string(where.device));
+        r.device = "device " + std::to_string(where.device);
+    }
+    return e;
+}
+
+// The failing launch's own names, for the result and the exception.
+inline void name_failure(launch_result& r, const launch_entry& e) {
+    r.kernel = kernel_display(*e.kernel);
+    r.device = device_display(e.device, *e.limits);
+}
+
+// The entry's limits with the device's name, for messages (a failure path: the name is read now).
+inline device_limits named_limits(const launch_entry& e) {
+    device_limits named = *e.limits;
+    std::string name;
+    if (named.name.empty() && backend::read_device_name(name, e.device) == backend::success)
+        named.name.assign(name);
+    else
+        (void)backend::take_last_error();
+    return named;
+}
+
+inline std::string launch_text(const launch_entry& e, const launch_config& cfg, const std::string& device) {
+    return kernel_display(*e.kernel) + " with grid " + dims_text(cfg.grid) + ", block " + dims_text(cfg.block) +
+           (cfg.dynamic_shared ? ", " + bytes_text(cfg.dynamic_shared) + " of dynamic shared memory" : std::string()) +
+           " on " + device;
+}
+
+// Rejects a launch that validation refused; for one-pass work the device could not hold, says that
+// the kernel must loop.
+inline void reject(launch_result& r, const findings& problems, const launch_entry& e, const launch_config& cfg,
+                   const work* w) {
+    const finding* first = problems.first_error();
+    const device_limits limits = named_limits(e);
+    r.kernel = kernel_display(*e.kernel);
+    r.device = device_text(limits);
+    r.status = launch_status::rejected;
+    r.diagnostic = first->code;
+    const diagnostic d = describe(*first, limits, e.kernel->resources, cfg);
+    r.message = "wavefit rejected launching " + launch_text(e, cfg, r.device) + " [" + std::string(to_string(d.code)) +
+                "]: " + d.message + ". Fix: " + d.fix;
+    std::size_t more = 0;
+    for (const finding& f : problems)
+        if (f.severity() == severity::error && &f != first) ++more;
+    if (more > 0) r.message += " (and " + plural(more, "more error") + "; `wavefit check` lists them all)";
+    if (w != nullptr && !w->loops() && !w->has_baseline &&
+        (problems.contains(diagnostic_code::grid_dim_exceeds_device_limit) ||
+         problems.contains(diagnostic_code::work_items_exceed_dispatch_limit))) {
+        const launch_plan p = plan_with_recipe(limits, e.kernel->resources, *w, e.recipe);
+        r.message += ". Why: " + one_pass_phrase(p, limits);
+    }
+}
+
+// A work that cannot be planned: a negative count, or no block the contract allows can run.
+inline void reject_unplannable(launch_result& r, const launch_entry& e, const work& w) {
+    const launch_plan p = plan_with_recipe(*e.limits, e.kernel->resources, w, e.recipe);
+    r.config = p.config();
+    if (p.problems.has_error()) {
+        reject(r, p.problems, e, problems_config(p, *e.limits, e.kernel->resources), nullptr);
+        r.message += ". " + plan_reason(p, named_limits(e), e.kernel->resources);
+        return;
+    }
+    name_failure(r, e);
+    r.status = launch_status::rejected;
+    r.message = "wavefit found no block size with which " + r.kernel + " can run on " + r.device;
+}
+
+// CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
+inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
+    if (const backend::error_type err = raise_dynamic_shared(*e.kernel, kernel, bytes); err != backend::success) {
+        fail_runtime(r, err, "to raise the dynamic shared memory limit to " + bytes_text(bytes));
+        name_failure(r, e);
+        r.message += " (kernel " + r.kernel + ")";
+        return false;
+    }
+    return true;
+}
+
+// The runtime refused a launch that relies on the dynamic shared memory opt-in. If the program
+// lowered the kernel's max-dynamic-shared-memory attribute after wavefit raised it, wavefit's cached
+// limit is stale: it is re-read, raised again once, and the launch retried. Returns the retry's
+// error (success when it worked), or `failed` when the attribute is not the cause; `note` says what
+// was found, for the message.
+inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel, const launch_config& cfg,
+                                                    const dim3& grid, const dim3& block, void** args,
+                                                    backend::stream_type stream, backend::error_type failed,
+                                                    std::string& note) {
+    kernel_state& k = *e.kernel;
+    kernel_resources now{};
+    std::uint64_t current_limit = 0;
+    (void)backend::take_last_error();
+    if (backend::read_kernel_resources(now, current_limit, kernel) != backend::success) {
+        (void)backend::take_last_error();
+        return failed;
+    }
+    if (current_limit >= cfg.dynamic_shared) return failed;
+    std::lock_guard<std::mutex> lock(k.opt_in_mutex);
+    note = "; the kernel's max-dynamic-shared-memory attribute read " + bytes_text(current_limit) + ", below the " +
+           bytes_text(cfg.dynamic_shared) + " wavefit had raised it to: it was changed outside wavefit";
+    k.dynamic_shared_limit.store(current_limit, std::memory_order_release);
+    if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(cfg.dynamic_shared));
+        err != backend::success) {
+        note += ", and raising it again failed (" + runtime_error_text(err) + ")";
+        (void)backend::take_last_error();
+        return failed;
+    }
+    k.dynamic_shared_limit.store(cfg.dynamic_shared, std::memory_order_release);
+    const backend::error_type retried =
+        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    if (retried != backend::success)
+        note +=
+            "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
+            "or above the largest dynamic shared memory you launch with, or let wavefit::launch manage it";
+    return retried;
+}
+
+// Validate, opt in if needed, launch, check. `args` are the packed kernel arguments.
+inline void validated_launch(launch_result& r, const launch_entry& e, const launch_device& where, const void* kernel,
+                             const launch_config& cfg, void** args, backend::stream_type stream, const work* w) {
+    r.config = cfg;
+    if (has_launch_errors(*e.limits, e.kernel->resources, cfg, e.kernel->register_bound)) {
+        reject(r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg, w);
+        return;
+    }
+    // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
+    const backend::device_guard on_device(where.device, where.current, !where.is_current());
+    if (on_device.error() != backend::success) {
+        fail_runtime(r, on_device.error(), "to make device " + std::to_string(where.device) + " (the stream's) current");
+        name_failure(r, e);
+        return;
+    }
+    if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
+    // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
+    const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
+    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y),
+                     static_cast<unsigned>(cfg.block.z));
+    backend::error_type err =
+        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    std::string note;
+    if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
+        err = retry_after_stale_opt_in(e, kernel, cfg, grid, block, args, stream, err, note);
+    if (err != backend::success) {
+        name_failure(r, e);
+        fail_runtime(r, err, "launching " + launch_text(e, cfg, r.device));
+        r.message += note;
+        return;
+    }
+    r.status = launch_status::launched;
+}
+
+inline void refuse_negative(launch_result& r, const work& w) {
+    r.status = launch_status::rejected;
+    r.diagnostic = diagnostic_code::negative_size;
+    r.message = std::string("wavefit rejected a launch [negative_size]: the work's ") +
+                (w.kind == work_kind::extent ? "extent" : "count") +
+                " was given as a negative number; as an unsigned size it would be about 2^64 items, so nothing was "
+                "launched. Fix: compute sizes in 64-bit types and check them before launching (a count that went "
+                "below 0 usually means n - 1 for n = 0 or an int that overflowed)";
+}
+
+// Runs `body` and turns an allocation failure into a launch_result (only where exceptions exist).
+template <class Body>
+launch_result guarded(Body&& body) noexcept {
+#if WAVEFIT_EXCEPTIONS
+    try {
+        return body();
+    } catch (...) {  // std::bad_alloc while building a message: nothing more can be said
+        launch_result r;
+        r.status = launch_status::runtime_failed;
+        return r;
+    }
+#else
+    return body();
+#endif
+}
+
+WAVEFIT_FUNC launch_result launch_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                             void** args) noexcept {
+    return guarded([&] {
+        launch_result r;
+        r.config = cfg;
+        launch_device where;
+        if (!find_launch_device(stream, where, r)) return r;
+        const launch_entry* e = resolve(where, kernel, stream, nullptr, nullptr, r);
+        if (e == nullptr) return r;
+        validated_launch(r, *e, where, kernel, cfg, args, stream, nullptr);
+        return r;
+    });
+}
+
+WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
+                                          void** args) noexcept {
+    return guarded([&] {
+        launch_result r;
+        if (w.negative) {
+            refuse_negative(r, w);
+            return r;
+        }
+        launch_device where;
+        if (!find_launch_device(stream, where, r)) return r;
+        const launch_entry* e = resolve(where, kernel, stream, &w, args, r);
+        if (e == nullptr) return r;
+        if (w.has_baseline && e->keep_baseline) {
+            if (w.is_empty()) {
+                r.status = launch_status::nothing_to_launch;
+                r.config = w.baseline;
+                return r;
+            }
+            validated_launch(r, *e, where, kernel, w.baseline, args, stream, &w);
+            return r;
+        }
+        if (e->recipe.threads == 0) {
+            reject_unplannable(r, *e, w);
+            return r;
+        }
+        const configured_launch cl = configure(*e->limits, e->recipe, w);
+        if (cl.empty) {
+            r.status = launch_status::nothing_to_launch;
+            r.config = cl.config;
+            return r;
+        }
+        validated_launch(r, *e, where, kernel, cl.config, args, stream, &w);
+        return r;
+    });
+}
+
+WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcept {
+    return guarded([&] {
+        launch_result r;
+        r.config = cfg;
+        r.status = launch_status::rejected;
+        r.message =
+            "wavefit rejected a launch: an integer of NULL's type that is not 0 was passed for a pointer parameter; pass "
+            "nullptr (or NULL) for no pointer, or a pointer";
+        return r;
+    });
+}
+
+WAVEFIT_FUNC bool kernel_resources_of(const void* kernel, kernel_resources& out, launch_result& r) noexcept {
+    launch_device where;
+    bool found = false;
+    r = guarded([&] {
+        launch_result q;
+        if (!find_launch_device(nullptr, where, q)) return q;
+        const launch_entry* e = resolve(where, kernel, nullptr, nullptr, nullptr, q);
+        if (e == nullptr) return q;
+        out = e->kernel->resources;
+        found = true;
+        q.status = launch_status::launched;
+        return q;
+    });
+    return found;
+}
+
+}  // namespace detail
+
+#if WAVEFIT_EXCEPTIONS
+WAVEFIT_FUNC const device_limits& device_limits_for(int device) {
+    detail::query_failure failure;
+    // The launch path's limits (read once) with the device's name added.
+    const device_limits* d =
+        detail::named_device_limits_table().get(detail::device_key{device}, [&](device_limits& out) {
+            const device_limits* unnamed = detail::cached_device_limits(device, failure);
+            if (unnamed == nullptr) return false;
+            std::string name;
+            if (const backend::error_type e = backend::read_device_name(name, device); e != backend::success) {
+                failure = {e, "reading the device's name"};
+                return false;
+            }
+            out = *unnamed;
+            out.name.assign(name);
+            return true;
+        });
+    if (d != nullptr) return *d;
+    launch_result r;
+    detail::fail_runtime(r, failure.code, std::string(failure.what) + " of device " + std::to_string(device));
+    r.device = "device " + std::to_string(device);
+    throw launch_error(r);
+}
+
+WAVEFIT_FUNC const device_limits& current_device_limits() {
+    int device = 0;
+    if (const backend::error_type e = backend::current_device(device); e != backend::success) {
+        launch_result r;
+        detail::fail_runtime(r, e, "to report the current device");
+        r.device = "no device";
+        throw launch_error(r);
+    }
+    return device_limits_for(device);
+}
+#endif
+
+WAVEFIT_FUNC int visible_device_count() noexcept { return detail::visible_device_state().count; }
+
+WAVEFIT_END_NAMESPACE

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// The work of a planned launch and the kernel's contract. The work says what there is to do (n
+// elements, an extent, rows taken by a block or by a wave); the contract says what the kernel assumes
+// of its launch: whether it reaches every item in one pass (a guarded `if (i < n)` kernel) or loops,
+// which blocks it works with, how its shared memory grows with the block. wavefit and its tuner
+// choose only configurations the contract allows. The default is the safe reading of a kernel
+// nobody changed: every item in one pass, never a silently clamped grid, and power-of-two blocks
+// (what tree reductions over blockDim and shared arrays sized by a power of two need; the survey
+// behind this default is docs/kernel-contract-evidence.md).
+#pragma once
+
+#include <cstdint>      // sizes
+#include <string_view>  // names
+
+#include "config.hpp"
+#include "detail/sizes.hpp"
+#include "dims.hpp"
+#include "launch_config.hpp"
+
+WAVEFIT_BEGIN_NAMESPACE
+
+// How many blocks a plan launches along x (1-D work, one block per unit and one wave per unit; extents
+// always cover). Every policy but `cover` needs a kernel that loops.
+enum class grid_policy : std::uint8_t {
+    cover,     // one item (unit) per thread (block, wave): grid = ceil(work / per block)
+    saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel strides
+    coarsen,   // items_per_thread items per thread (units per block): the kernel strides
+};
+
+// The shapes of work a planned launch covers. The count is always items or units, never threads.
+enum class work_kind : std::uint8_t {
+    elements,   // n items in 1-D, one per thread
+    extent,     // a 2-D/3-D extent, one item per thread; the block is shaped x first
+    per_block,  // n units (rows, tiles, heads), one per block: softmax, layer norm, attention
+    per_wave,   // n units, one per wave (or per group of contract.group_threads threads): layer norm, RMS norm
+};
+
+// Whether the kernel reaches every item by itself whatever the grid.
+enum class coverage : std::uint8_t {
+    one_pass,      // each item has its own thread (block, wave): the grid covers everything, or the launch is refused
+    kernel_loops,  // the kernel loops (grid_stride, block_stride, wave_stride or its own): any grid is correct
+};
+
+constexpr std::string_view to_string(work_kind k) noexcept {
+    return k == work_kind::elements    ? "elements"
+           : k == work_kind::extent    ? "extent"
+           : k == work_kind::per_block ? "per_block"
+                                       : "per_wave";
+}
+constexpr std::string_view to_string(grid_policy g) noexcept {
+    return g == grid_policy::cover ? "cover" : g == grid_policy::saturate ? "saturate" : "coarsen";
+}
+constexpr std::string_view to_string(coverage c) noexcept { return c == coverage::one_pass ? "one_pass" : "kernel_loops"; }
+
+// What the kernel assumes of its launch (part of a tuning record's key).
+struct kernel_contract {
+    coverage cover = coverage::one_pass;
+    bool powers_of_two = true;        // only power-of-two blocks (false: any multiple of the wave)
+    std::uint32_t max_block = 0;      // at most this many threads per block (a shared array); 0: none of its own
+    dims fixed_block{0, 0, 0};        // exactly this block (x == 0: not fixed)
+    std::uint32_t group_threads = 0;  // per_wave work: threads per unit; 0: the device's wave size
+
+    constexpr bool has_fixed_block() const noexcept { return fixed_block.x != 0; }
+    friend constexpr bool operator==(const kernel_contract& a, const kernel_contract& b) noexcept {
+        return a.cover == b.cover && a.powers_of_two == b.powers_of_two && a.max_block == b.max_block &&
+               a.fixed_block == b.fixed_block && a.group_threads == b.group_threads;
+    }
+    friend constexpr bool operator!=(const kernel_contract& a, const kernel_contract& b) noexcept { return !(a == b); }
+};
+
+// How a plan is computed, apart from the contract.
+struct plan_options {
+    // Dynamic shared memory / LDS per block: dynamic_shared + shared_per_thread x threads, or what
+    // shared_for_block returns for the block's thread count when it is set.
+    std::uint64_t dynamic_shared = 0;
+    std::uint64_t shared_per_thread = 0;
+    std::uint64_t (*shared_for_block)(std::uint64_t threads) = nullptr;
+    // Blocks smaller than this are chosen only when no larger block reaches the best occupancy.
+    // Occupancy alone would pick tiny blocks (64 threads already fill an SM on paper), but block
+    // scheduling then dominates: on the H200 a one-element-per-thread copy runs at 1693 GB/s with
+    // block 64 against 3883 GB/s with 256 (docs/performance.md). 256 is also rocPRIM's and CUB's default.
+    std::uint64_t min_efficient_block = 256;
+    // Shrink the block for small work so that min(CUs, ceil(n / wave)) CUs get a block each.
+    bool spread_small_work = true;
+    // One item per thread suits streaming kernels: on the H200 copy/add/triad ran 5% slower with
+    // a saturated grid. Kernels that amortise per-block or per-thread setup over many items
+    // (a register-heavy compute kernel, block reductions with one atomic per block) ran up to 6%
+    // faster saturated (bench/RESULTS.md). Only for kernels that loop.
+    grid_policy grid = grid_policy::cover;
+    std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
+    std::uint32_t items_per_thread = 4;   // coarsen: items (or units) each thread (or block, wave) takes
+};
+
+// Work for a plan: what there is to do, the kernel's contract and the options to plan it with.
+// Made by the factories below and refined by the modifiers, each returning a copy:
+//   wavefit::work::per_group(rows, 32, row_length).block_at_most(256)
+struct work {
+    work_kind kind = work_kind::elements;
+    dims extent{0, 1, 1};  // elements, per_block, per_wave: {n, 1, 1}
+    plan_options options{};
+    // per_block and per_wave: how many elements each unit holds (a row's length), 0 when not said.
+    // Long rows want larger blocks, and tuning records of rows of 512 and of 8192 are kept apart.
+    std::uint64_t unit_size = 0;
+    kernel_contract contract{};
+    bool negative = false;  // made from a negative count: refused before a launch (negative_size)
+    // The configuration this launch replaces (replacing()): launched as it is unless a tuning
+    // record measured something faster.
+    bool has_baseline = false;
+    launch_config baseline{dims{0}, dims{0}};
+
+    // n items, one per thread.
+    template <class Count, detail::if_size_type<Count> = 0>
+    static constexpr work elements(Count n, const plan_options& o = {}) noexcept {
+        return make(work_kind::elements, n, o);
+    }
+    // A 2-D/3-D extent, one item per thread.
+    static constexpr work over(const dims& e, const plan_options& o = {}) noexcept {
+        work w;
+        w.kind = work_kind::extent;
+        w.extent = e;
+        w.negative = e.negative;
+        w.options = o;
+        return w;
+    }
+    // One unit (a row, a tile, a head) per block; unit_size is a unit's length in elements.
+    template <class Count, detail::if_size_type<Count> = 0>
+    static constexpr work per_block(Count units, std::uint64_t unit_size = 0, const plan_options& o = {}) noexcept {
+        work w = make(work_kind::per_block, units, o);
+        w.unit_size = unit_size;
+        return w;
+    }
+    template <class Count, detail::if_size_type<Count> = 0>
+    static constexpr work per_block(Count units, const plan_options& o) noexcept {
+        return per_block(units, 0, o);
+    }
+    // One unit per wave: 64 threads on gfx9 (MI200, MI300), 32 on NVIDIA and RDNA. For a kernel that
+    // computes its unit with wavefit::wave_size() (or loops with wavefit::wave_stride).
+    template <class Count, detail::if_size_type<Count> = 0>
+    static constexpr work per_wave(Count units, std::uint64_t unit_size = 0) noexcept {
+        work w = make(work_kind::per_wave, units, {});
+        w.unit_size = unit_size;
+        return w;
+    }
+    // One unit per group of `group_threads` threads whatever the device's wave: a CUDA kernel that
+    // takes a row per 32-thread warp (`threadIdx.x / 32`, 32-wide shuffles) keeps working on wave64.
+    template <class Count, detail::if_size_type<Count> = 0>
+    static constexpr work per_group(Count units, std::uint32_t group_threads, std::uint64_t unit_size = 0) noexcept {
+        work w = per_wave(units, unit_size);
+        w.contract.group_threads = group_threads == 0 ? 1 : group_threads;
+        return w;
+    }
+
+    // The kernel loops (grid_stride, block_stride, wave_stride or its own loop): only then may the grid
+    // cover less than every item in one pass (a device limit, a saturated or coarsened grid).
+    constexpr work kernel_loops() const noexcept { return with([](work& w) { w.contract.cover = coverage::kernel_loops; }); }
+    // Exactly this block, with a planned grid: the kernel was written for it.
+    constexpr work block_fixed(const dims& block) const noexcept {
+        return with([&block](work& w) {
+            w.contract.fixed_block = block;
+            w.negative = w.negative || block.negative;
+        });
+    }
+    // At most `threads` per block (a shared array sized for them); still powers of two unless lifted.
+    constexpr work block_at_most(std::uint32_t threads) const noexcept {
+        return with([threads](work& w) { w.contract.max_block = threads; });
+    }
+    // Any multiple of the wave size, not only powers of two (the kernel has no tree reduction over blockDim).
+    constexpr work block_any_wave_multiple() const noexcept {
+        return with([](work& w) { w.contract.powers_of_two = false; });
+    }
+    // Dynamic shared memory per block: `bytes`, plus `per_thread` bytes for each thread of the block.
+    constexpr work shared_bytes(std::uint64_t bytes, std::uint64_t per_thread = 0) const noexcept {
+        return with([bytes, per_thread](work& w) {
+            w.options.dynamic_shared = bytes;
+            w.options.shared_per_thread = per_thread;
+        });
+    }
+    // Dynamic shared memory as a function of the block's thread count.
+    constexpr work shared_for(std::uint64_t (*bytes_for_block)(std::uint64_t threads)) const noexcept {
+        return with([bytes_for_block](work& w) { w.options.shared_for_block = bytes_for_block; });
+    }
+    // A grid of `rounds` x the blocks the device holds at once (a reduction with one atomic per block).
+    // Such a grid covers the items only if the kernel loops: this states that it does.
+    constexpr work grid_saturated(std::uint32_t rounds = 4) const noexcept {
+        return with([rounds](work& w) {
+            w.contract.cover = coverage::kernel_loops;
+            w.options.grid = grid_policy::saturate;
+            w.options.saturation_rounds = rounds == 0 ? 1 : rounds;
+        });
+    }
+    // `items` items per thread (units per block or wave); states that the kernel loops.
+    constexpr work grid_coarsened(std::uint32_t items = 4) const noexcept {
+        return with([items](work& w) {
+            w.contract.cover = coverage::kernel_loops;
+            w.options.grid = grid_policy::coarsen;
+            w.options.items_per_thread = items == 0 ? 1 : items;
+        });
+    }
+    // The configuration this launch replaces (a `<<<grid, block, shared>>>` port): without a tuning
+    // record it is launched as it is, validated; the tuner measures it first and replaces it only with
+    // a configuration that beats it beyond the noise.
+    constexpr work replacing(const launch_config& original) const noexcept {
+        return with([&original](work& w) {
+            w.has_baseline = true;
+            w.baseline = original;
+        });
+    }
+
+    // Elements, extent volume or units: what "how much work" means for this kind (saturating).
+    constexpr std::uint64_t size() const noexcept { return extent.volume(); }
+    constexpr bool is_empty() const noexcept { return extent.has_zero(); }
+    constexpr bool loops() const noexcept { return contract.cover == coverage::kernel_loops; }
+
+private:
+    template <class Count>
+    static constexpr work make(work_kind kind, Count n, const plan_options& o) noexcept {
+        work w;
+        w.kind = kind;
+        bool below_zero = false;
+        w.extent = dims{detail::size_from(n, below_zero), 1, 1};
+        w.negative = below_zero;
+        w.options = o;
+        // A grid that covers less than one item per thread is only correct for a kernel that loops:
+        // asking for one states that it does (as grid_saturated() and grid_coarsened() do).
+        if (o.grid != grid_policy::cover) w.contract.cover = coverage::kernel_loops;
+        return w;
+    }
+    template <class Change>
+    constexpr work with(Change change) const noexcept {
+        work w = *this;
+        change(w);
+        return w;
+    }
+};
+
+WAVEFIT_END_NAMESPACE

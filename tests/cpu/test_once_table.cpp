@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The runtime layer's one cache mechanism without a GPU: device limits, kernel attributes and launch
+// entries all live in once_table, so these races stand for "many threads launch a kernel for the first
+// time at once" and "a model step launches dozens of kernels in turn". The CI also runs this file
+// under ThreadSanitizer.
+#include <catch2/catch.hpp>
+
+#include <wavefit/runtime/once_table.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct int_hash {
+    std::size_t operator()(int k) const noexcept { return static_cast<std::size_t>(k); }
+};
+// Every key in one slot: the overflow list is exercised, not only the probes.
+struct colliding_hash {
+    std::size_t operator()(int) const noexcept { return 5; }
+};
+
+struct slow_query {
+    std::atomic<int>* calls;
+    int value;
+    bool operator()(std::string& out) const {
+        calls->fetch_add(1);
+        // Long enough that every thread arrives while the first is still computing.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        out = "device " + std::to_string(value);
+        return true;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("32 threads asking for the same key at once compute it exactly once and see one value", "[runtime][cache]") {
+    wavefit::detail::once_table<int, std::string, int_hash> table;
+    std::atomic<int> calls{0};
+    std::atomic<bool> go{false};
+    constexpr int thread_count = 32;
+    std::vector<const std::string*> seen(thread_count, nullptr);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t)
+        threads.emplace_back([&, t] {
+            while (!go.load()) std::this_thread::yield();
+            seen[static_cast<std::size_t>(t)] = table.get(7, slow_query{&calls, 7});
+        });
+    go.store(true);
+    for (auto& th : threads) th.join();
+
+    INFO("compute calls: " << calls.load());
+    REQUIRE(calls.load() == 1);
+    for (const std::string* s : seen) {
+        REQUIRE(s != nullptr);
+        REQUIRE(s == seen[0]);  // the same object: pointers stay valid and shared
+        REQUIRE(*s == "device 7");
+    }
+    REQUIRE(table.size() == 1);
+}
+
+template <class Hash, std::size_t Slots>
+void race_on_many_keys(int keys) {
+    wavefit::detail::once_table<int, int, Hash, Slots> table;
+    std::vector<std::atomic<int>> per_key_calls(static_cast<std::size_t>(keys));
+    std::atomic<int> wrong_values{0};  // Catch2 assertions are not thread-safe: count, then check
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 400; ++round) {
+                const int key = (round * 7 + t) % keys;
+                const int* value = table.get(key, [&](int& out) {
+                    per_key_calls[static_cast<std::size_t>(key)].fetch_add(1);
+                    out = key * 10;
+                    return true;
+                });
+                if (value == nullptr || *value != key * 10) wrong_values.fetch_add(1);
+            }
+        });
+    for (auto& th : threads) th.join();
+    REQUIRE(wrong_values.load() == 0);
+    for (int k = 0; k < keys; ++k) {
+        INFO("key " << k << " computed " << per_key_calls[static_cast<std::size_t>(k)].load() << " times");
+        REQUIRE(per_key_calls[static_cast<std::size_t>(k)].load() == 1);
+    }
+    REQUIRE(table.size() == static_cast<std::size_t>(keys));
+}
+
+TEST_CASE("threads racing on many keys compute each key once", "[runtime][cache]") { race_on_many_keys<int_hash, 4096>(64); }
+
+TEST_CASE("more keys than slots, and keys that all collide, still compute once and are all found", "[runtime][cache]") {
+    race_on_many_keys<int_hash, 16>(100);       // past the table's slots: the overflow list
+    race_on_many_keys<colliding_hash, 64>(40);  // one hash for all: 16 probes, then the overflow list
+}
+
+TEST_CASE("a failed query is not cached: the next call tries again", "[runtime][cache]") {
+    wavefit::detail::once_table<int, int, int_hash> table;
+    int attempts = 0;
+    const auto flaky = [&](int& out) {
+        ++attempts;
+        if (attempts == 1) return false;  // hipErrorNotReady, say
+        out = 42;
+        return true;
+    };
+    REQUIRE(table.get(1, flaky) == nullptr);
+    REQUIRE(table.find(1) == nullptr);
+    REQUIRE(table.size() == 0);
+    const int* value = table.get(1, flaky);
+    REQUIRE(value != nullptr);
+    REQUIRE(*value == 42);
+    REQUIRE(attempts == 2);
+    REQUIRE(table.find(1) == value);
+}
+
+TEST_CASE("find never computes and sees only finished values", "[runtime][cache]") {
+    wavefit::detail::once_table<int, int, int_hash> table;
+    REQUIRE(table.find(3) == nullptr);
+    REQUIRE(table.size() == 0);
+    REQUIRE(*table.get(3, [](int& out) {
+        out = 9;
+        return true;
+    }) == 9);
+    REQUIRE(table.find(3) != nullptr);
+}
