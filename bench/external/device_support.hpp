@@ -2,10 +2,13 @@
 // What the re-implemented external kernels need that HIP and CUDA spell differently: a 32-lane
 // butterfly (the CUDA warp the kernels were written for; on a 64-wide AMD wave it reduces each half
 // on its own, as `cg::tiled_partition<32>` does there) and the streaming load/store hints (`__ldcs`,
-// `__stcs`) that llm.c uses to keep rows it will not read again out of the caches.
+// `__stcs`) that llm.c uses to keep rows it will not read again out of the caches; and a loop over
+// units taken by groups of threads for the grid-stride rewrites of the row-per-warp kernels.
 #pragma once
 
 #include <wavefit/wavefit.hpp>
+
+#include <cstdint>  // sizes
 
 namespace wavefit_bench::external {
 
@@ -43,6 +46,15 @@ __device__ inline void store_streaming(float* p, float v) {
 #else
     __stcs(p, v);
 #endif
+}
+
+// Every unit of [0, units) once across the grid, one unit per group of `group` threads (a 32-thread
+// CUDA warp as written, on any wave size): for work::per_group(units, group, ...).kernel_loops().
+// wavefit has grid_stride and block_stride; this is their per-group sibling.
+__device__ inline wavefit::grid_stride_range group_stride(std::uint64_t units, unsigned group) {
+    const std::uint64_t groups_per_block = blockDim.x / group;
+    return {std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / group, units,
+            std::uint64_t{gridDim.x} * groups_per_block};
 }
 
 }  // namespace wavefit_bench::external

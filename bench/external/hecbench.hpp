@@ -67,7 +67,7 @@ __global__ void hecbench_softmax2(const int numSlice, const int sliceSize, const
 }
 
 __global__ void hecbench_softmax2_gs(const int numSlice, const int sliceSize, const float* src, float* dest) {
-    for (const std::uint64_t i : wavefit::wave_stride(static_cast<std::uint64_t>(numSlice), 32))
+    for (const std::uint64_t i : group_stride(static_cast<std::uint64_t>(numSlice), 32))
         hecbench_softmax2_row(sliceSize, src, dest, static_cast<int>(i), threadIdx.x % 32);
 }
 

@@ -92,7 +92,7 @@ __global__ void llmc_layernorm_forward(float* out, float* mean, float* rstd, con
 
 __global__ void llmc_layernorm_forward_gs(float* out, float* mean, float* rstd, const float* inp, const float* weight,
                                           const float* bias, int N, int C) {
-    for (const std::uint64_t row : wavefit::wave_stride(static_cast<std::uint64_t>(N), 32))
+    for (const std::uint64_t row : group_stride(static_cast<std::uint64_t>(N), 32))
         llmc_layernorm_row(out, mean, rstd, inp, weight, bias, C, static_cast<int>(row), threadIdx.x % 32);
 }
 
@@ -144,7 +144,7 @@ __global__ void llmc_attention_softmax(float* out, float inv_temperature, const 
 
 __global__ void llmc_attention_softmax_gs(float* out, float inv_temperature, const float* inp, int N, int T) {
     const std::uint64_t rows = static_cast<std::uint64_t>(N) * T;
-    for (const std::uint64_t k : wavefit::wave_stride(rows, 32))
+    for (const std::uint64_t k : group_stride(rows, 32))
         llmc_attention_softmax_row(out, inv_temperature, inp, T, static_cast<int>(rows - 1 - k), threadIdx.x % 32);
 }
 

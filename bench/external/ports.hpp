@@ -9,6 +9,7 @@
 // The tuning call runs the kernel many times: in-place kernels pass scratch copies (`tune_args`).
 #pragma once
 
+#include <wavefit/tuning.hpp>  // wavefit::tune: the opt-in tuning tier
 #include <wavefit/wavefit.hpp>
 
 #include <memory>   // the chosen configuration, shared by two closures

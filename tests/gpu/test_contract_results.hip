@@ -10,6 +10,8 @@
 #include "contract_kernels.hpp"
 #include "gpu_test.hpp"
 
+#include <wavefit/tuning.hpp>  // wavefit::tune and the tuning modes: the opt-in tuning tier
+
 #include <cstring>     // std::memcpy
 #include <functional>  // per-case launches
 
