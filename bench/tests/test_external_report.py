@@ -15,6 +15,7 @@ sys.path.insert(0, HERE)
 
 import external_report  # noqa: E402
 import gbench_json  # noqa: E402
+import make_report  # noqa: E402
 from synthetic_runs import H200_CONTEXT, benchmark_entries, error_entries  # noqa: E402
 
 
@@ -202,6 +203,35 @@ class BadInputIsOneLine(ReportCase):
         status, text = self.report(run_file(entries))
         self.assertEqual(status, 0, text)
         self.assertNotIn("oops", text.split("Targets:")[0])
+
+
+class MakeReportTakesTheExternalRun(ReportCase):
+    def test_results_md_gets_the_external_section(self):
+        path = self.write(run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
+        target = os.path.join(self.dir.name, "RESULTS.md")
+        status = make_report.main(["--external", path, "--out", target, "--no-plots"], out=io.StringIO())
+        self.assertEqual(status, 0)
+        with open(target, encoding="utf-8") as f:
+            text = f.read()
+        self.assertTrue(text.startswith("# wavefit benchmark results\n\n## External kernels (wavefit_bench_external)"), text[:200])
+        self.assertIn("| a_k | s | 100.0 | 2.000 | 2.000 |", text)
+
+    def test_the_summary_prints_the_external_targets(self):
+        path = self.write(run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
+        out = io.StringIO()
+        self.assertEqual(make_report.main(["--summary", "--external", path], out=out), 0)
+        self.assertIn("external suite\n- plan >= 0.97 x the original on every kernel: PASS", out.getvalue())
+
+    def test_an_external_file_without_external_benchmarks_is_bad_input(self):
+        path = self.write(run_file(benchmark_entries("copy/wavefit/2^28", [1e-3, 1e-3])))
+        err = io.StringIO()
+        old, sys.stderr = sys.stderr, err
+        try:
+            status = make_report.main(["--summary", "--external", path], out=io.StringIO())
+        finally:
+            sys.stderr = old
+        self.assertEqual(status, 2)
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1)
 
 
 class ParsingNames(unittest.TestCase):
