@@ -3,6 +3,7 @@
 // An input holding a line "===" is a team file (team_file.hpp) up to that line and the log after it,
 // so team patterns, names and codes reach the automaton too. Invariants:
 //   * scanning never traps (ASan/UBSan) and the findings stay within their caps;
+//   * every problem names an entry, or is a name shaped like an error name that no entry knows;
 //   * every problem's line numbers are increasing, inside the log, and counted (occurrences >= lines);
 //   * excerpts are printable ASCII of bounded length; launch-bounds numbers are the line's, the block
 //     their product (clamped, never wrapped);
@@ -75,7 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const cli::scan_report r = scanner.report();  // a copy: the scanner rescans lines alone below
     if (r.problems.size() > cli::scan_limits::max_problems) finding("more problems than the cap");
     for (const cli::found_problem& p : r.problems) {
-        if (p.entry >= book.entries().size()) finding("a problem names no entry");
+        if (p.entry == cli::notebook::npos) {
+            // A name unknown to the notebook: shaped like an error name, as the log wrote it.
+            if (!cli::scan_detail::looks_like_error_name(p.unknown_name)) finding("an unknown name of another shape", p.unknown_name);
+        } else if (p.entry >= book.entries().size() || !p.unknown_name.empty()) {
+            finding("a problem names no entry");
+        }
         if (p.lines.empty() || p.lines.size() > cli::scan_limits::max_lines_per_problem) finding("line list size");
         if (p.occurrences < p.lines.size()) finding("occurrences below the lines listed");
         for (std::size_t i = 0; i < p.lines.size(); ++i) {
@@ -109,7 +115,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         alone.reset();
         alone.line(kept_lines[k]);
         bool same = false;
-        for (const cli::found_problem& q : alone.report().problems) same = same || q.entry == p.entry;
+        for (const cli::found_problem& q : alone.report().problems)
+            same = same || (q.entry == p.entry && q.unknown_name == p.unknown_name);
         if (!same) finding("a line scanned alone does not show its problem", kept_lines[k]);
         ++k;
     }

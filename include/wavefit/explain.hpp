@@ -127,6 +127,7 @@ inline constexpr phrase strong_phrases[] = {
     {"HSA_STATUS_ERROR_INVALID_ISA", "HSA_STATUS_ERROR_INVALID_ISA"},
     {"instruction set architecture is invalid", "HSA_STATUS_ERROR_INVALID_ISA"},
     {"Out of VGPRs", "HSA_STATUS_ERROR_INVALID_ISA"},
+    {"HSA_STATUS_ERROR_OUT_OF_RESOURCES", "HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
     {"Unable to find code object", "hipErrorNoBinaryForGpu"},
 };
 

@@ -287,7 +287,9 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                  detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) + " on " + dev + ": " + num(idle) +
                  " of " + num(lanes) + " lanes (" +
                  detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) + ") stay idle in every block",
-             detail::wave_multiple_hint(d, threads) + " and let each thread take proportionally more work"});
+             "use a multiple of " + num(d.wave_size) + " threads per block" +
+                 detail::fix_example({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size}, d,
+                                     a.resources, a.config, detail::launch_work_shape::thread_per_item)});
     }
 
     if (t.scratch > 0) {

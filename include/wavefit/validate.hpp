@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "detail/arithmetic.hpp"
+#include "detail/launch_fix.hpp"
 #include "detail/text.hpp"
 #include "device_limits.hpp"
 #include "detail/ascii.hpp"
@@ -157,21 +158,26 @@ constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, 
 
 namespace detail {
 
-// A block of `threads` threads covering what `grid` x `block` covered in x: the concrete
-// alternative a fix can name for a 1-D launch.
-inline std::string same_work_hint(const launch_config& cfg, std::uint64_t threads) {
-    if (cfg.block.y != 1 || cfg.block.z != 1 || threads == 0) return {};
-    if (product_exceeds(cfg.grid.x, cfg.block.x, u64_max)) return {};  // beyond 64 bits: no exact count to keep
-    const std::uint64_t work = cfg.grid.x * cfg.block.x;
-    return " (grid " + num(ceil_div(work, threads)) + " keeps the same " + num(work) + " threads in x)";
+// The configuration of a fix (launch_fix.hpp) as the fix says it: "grid (G, 1, 1) x block (B, 1, 1),
+// which covers the same N threads in x", or "... with a grid-stride loop in the kernel over the rest of
+// the N threads in x" where a device limit caps the grid.
+inline std::string fix_config_text(const launch_fix& fix, const launch_config& cfg) {
+    std::string text = "grid " + dims_text(fix.config.grid) + " x block " + dims_text(fix.config.block);
+    const bool one_dimensional = cfg.grid.y == 1 && cfg.grid.z == 1 && cfg.block.y == 1 && cfg.block.z == 1;
+    const bool counted = cfg.grid.x != 0 && cfg.block.x != 0 && !product_exceeds(cfg.grid.x, cfg.block.x, u64_max);
+    const std::string threads = one_dimensional && counted ? "the " + num(cfg.grid.x * cfg.block.x) + " threads in x"
+                                                           : "the launch's threads";
+    if (fix.grid_stride) return text + " with a grid-stride loop in the kernel over the rest of " + threads;
+    if (cfg.grid.has_zero() || cfg.block.has_zero()) return text;  // no threads to keep
+    return text + ", which covers " + (one_dimensional && counted ? "the same " + threads.substr(4)
+                                                                  : std::string("the same threads in every dimension"));
 }
 
-inline std::string wave_multiple_hint(const device_limits& d, std::uint64_t threads) {
-    const std::uint64_t down = align_down(threads, d.wave_size);
-    const std::uint64_t up = align_up(threads, d.wave_size);
-    std::string hint = "use a multiple of " + num(d.wave_size) + " threads, e.g. " + num(up);
-    if (down > 0 && down != up) hint += " or " + num(down);
-    return hint;
+// ": e.g. grid ... x block ..." for the fix of `f`, or "" where the fix names no configuration.
+inline std::string fix_example(const finding& f, const device_limits& d, const kernel_resources& k,
+                               const launch_config& cfg, launch_work_shape shape, const char* lead = ": e.g. ") {
+    const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape);
+    return fix ? lead + fix_config_text(*fix, cfg) : std::string();
 }
 
 // What the runtime does with such a launch, quoted from the code's entry in detail/runtime_outcome.hpp
@@ -199,8 +205,11 @@ inline std::string runtime_outcome(const finding& f, const device_limits& d, con
 
 }  // namespace detail
 
-// Renders one finding: the message names the limit, the value and the device; the fix is concrete.
-inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
+// Renders one finding: the message names the limit, the value and the device; the fix is concrete,
+// and every configuration it names passes check() for the same device and kernel (launch_fix.hpp;
+// `shape` says what a fix may change without changing what the kernel computes).
+inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k, const launch_config& cfg,
+                           detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item) {
     using detail::bytes_text;
     using detail::dims_text;
     using detail::num;
@@ -210,45 +219,40 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
     const std::string axis = f.axis >= 0 ? axis_name(f.axis) : "";
     const std::uint64_t threads = cfg.block.volume();
     diagnostic out{f.code, f.severity(), {}, {}};
+    const std::string example = detail::fix_example(f, d, k, cfg, shape);
 
     switch (f.code) {
         case diagnostic_code::zero_dimension:
             if (f.in_grid) {
                 out.message = "grid " + dims_text(cfg.grid) + " has 0 blocks in " + axis + " on " + dev +
                               ": a launch needs at least 1 in every dimension";
-                out.fix =
-                    "use 1 for an unused dimension; when there is no work (0 elements), skip the launch: "
-                    "wavefit::plan returns an empty plan and wavefit::launch launches nothing";
+                out.fix = "use 1 for an unused dimension" + example +
+                          "; when there is no work (0 elements), skip the launch: wavefit::plan returns an empty plan "
+                          "and wavefit::launch launches nothing";
             } else {
                 out.message = "block " + dims_text(cfg.block) + " has 0 threads in " + axis + " on " + dev +
                               ": a block needs at least 1 thread in every dimension";
-                out.fix =
-                    "use 1 for an unused dimension, e.g. block (" + num(cfg.block.x == 0 ? 256 : cfg.block.x) + ", 1, 1)";
+                out.fix = "use 1 for an unused dimension" + example;
             }
             break;
         case diagnostic_code::block_dim_exceeds_device_limit:
             out.message = "block " + axis + " = " + num(f.value) + " exceeds the maximum block " + axis + " of " +
                           num(f.limit) + " on " + dev + " (block " + dims_text(cfg.block) + ")";
-            out.fix = "keep block " + axis + " <= " + num(f.limit) + " and move the extra threads to " +
+            out.fix = "keep block " + axis + " <= " + num(f.limit) + example + "; or move the extra threads to " +
                       (f.axis == 0 ? "y" : "x") + ", keeping the block at most " + num(d.max_threads_per_block) +
                       " threads in total";
             break;
-        case diagnostic_code::block_exceeds_device_max_threads: {
-            const std::uint64_t suggestion = detail::min_u64(256, d.max_threads_per_block);
+        case diagnostic_code::block_exceeds_device_max_threads:
             out.message = "block " + dims_text(cfg.block) + " = " + num(f.value) + " threads exceeds the maximum of " +
                           num(f.limit) + " threads per block on " + dev;
-            out.fix =
-                "use at most " + num(f.limit) + " threads per block, e.g. " + num(suggestion) + " (" +
-                detail::plural(d.wave_size == 0 ? 0 : suggestion / d.wave_size, wave) + ")" +
-                detail::same_work_hint(cfg, suggestion) +
-                (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave"
-                            : "");
+            out.fix = "use at most " + num(f.limit) + " threads per block" + example +
+                      (d.is_amd() ? "; code written for num_warps x 32 on NVIDIA overflows when the warp becomes a 64-wide wave"
+                                  : "");
             break;
-        }
         case diagnostic_code::block_exceeds_kernel_max_threads:
             out.message = "block of " + num(f.value) + " threads exceeds this kernel's own maximum of " + num(f.limit) +
                           " threads per block (its __launch_bounds__ or the compiler's default) on " + dev;
-            out.fix = "launch at most " + num(f.limit) + " threads per block" + detail::same_work_hint(cfg, f.limit);
+            out.fix = "launch at most " + num(f.limit) + " threads per block" + example;
             if (f.value <= d.max_threads_per_block)
                 out.fix += ", or rebuild the kernel with __launch_bounds__(" + num(f.value) + ")" +
                            (d.is_amd() ? " (on AMD a higher bound also lowers the registers the compiler may use: at 1024 "
@@ -269,7 +273,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                               detail::plural(waves_per_simd, wave) + ", " + num(waves_per_simd * d.simds_per_cu) + " per " +
                               cu;
                 out.fix = waves_per_simd > 0 && fits > 0
-                              ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits) +
+                              ? "use a block of at most " + num(fits) + " threads" + example +
                                     ", or reduce the kernel's scalar register use"
                               : "reduce the kernel's scalar register use to at most " + num(f.limit) + " per " + wave +
                                     " (check the compiler's resource report: a count this high was probably mistyped)";
@@ -306,7 +310,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
             }
             out.message = "a block of " + num(threads) + " threads with " + num(k.registers) +
                           " registers per thread cannot be resident on one " + cu + " of " + dev + ": " + why;
-            out.fix = (fits > 0 ? "use a block of at most " + num(fits) + " threads" + detail::same_work_hint(cfg, fits)
+            out.fix = (fits > 0 ? "use a block of at most " + num(fits) + " threads" + example
                                 : std::string("no block size fits these resources"));
             if (f.limit > 0)
                 out.fix += ", or bring the kernel to at most " + num(f.limit) +
@@ -332,20 +336,24 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::grid_dim_exceeds_device_limit: {
             out.message = "grid " + axis + " = " + num(f.value) + " exceeds the maximum grid " + axis + " of " +
                           detail::limit_text(f.limit) + " on " + dev + " (grid " + dims_text(cfg.grid) + ")";
-            out.fix = "use grid " + axis + " = " + num(f.limit) +
-                      " and loop over the rest in the kernel (a grid-stride loop), " + "or move the excess into " +
-                      (f.axis == 0 ? "y" : "x") + "; wavefit::plan clamps and tells you when to stride";
+            out.fix = "use grid " + axis + " <= " + num(f.limit) + " and loop over the rest in the kernel (a grid-stride loop)" +
+                      example + ", or move the excess into " + (f.axis == 0 ? "y" : "x") +
+                      "; wavefit::plan clamps and tells you when to stride";
             break;
         }
         case diagnostic_code::work_items_exceed_dispatch_limit: {
             const std::uint64_t b = cfg.block[f.axis < 0 ? 0 : f.axis];
-            const std::uint64_t max_grid = b == 0 ? 0 : f.limit / b;
+            // The block of the named configuration, which may differ (a block the kernel's bound refuses).
+            const std::optional<detail::launch_fix> fix = detail::fix_config(d, k, cfg, f, shape);
+            const std::uint64_t fixed_block = fix ? fix->config.block[f.axis < 0 ? 0 : f.axis] : b;
+            const std::uint64_t max_grid =
+                fixed_block == 0 ? 0 : detail::min_u64(f.limit / fixed_block, d.max_grid[f.axis < 0 ? 0 : f.axis]);
             out.message = "grid " + axis + " " + num(cfg.grid[f.axis < 0 ? 0 : f.axis]) + " x block " + axis + " " + num(b) +
                           " = " + num(f.value) + " work-items" +
                           (f.value == detail::u64_max ? " (saturated: the exact product is 2^64 or more)" : "") + " in " +
                           axis + " exceeds the HSA dispatch limit of " + detail::limit_text(f.limit) + " per dimension on " +
                           dev;
-            out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(b) +
+            out.fix = "use grid " + axis + " <= " + num(max_grid) + " with block " + axis + " " + num(fixed_block) +
                       " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y and z";
             break;
         }
@@ -360,7 +368,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
                               : "a block of " + num(threads) + " threads is not a multiple of the " + num(d.wave_size) +
                                     "-thread " + wave + " on " + dev + ": " + detail::plural(waves, wave) +
                                     " are scheduled and " + num(idle) + " lanes idle";
-            out.fix = detail::wave_multiple_hint(d, threads) +
+            out.fix = "use a multiple of " + num(d.wave_size) + " threads per block" + example +
                       (d.is_amd() ? "; code that assumes 32-thread warps wastes half of each wave on gfx9" : "");
             break;
         }

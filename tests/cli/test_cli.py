@@ -218,6 +218,51 @@ class TopLevel(CliAssertions, unittest.TestCase):
             for flag in flags:
                 self.assertIn(flag, result.out, result.describe())
 
+    def test_help_subcommand_prints_what_dash_dash_help_prints(self):
+        # Issue 20: `wavefit help` and `wavefit help SUBCOMMAND` were unknown subcommands.
+        self.assertEqual(run("help").out, run("--help").out)
+        self.assert_exit(run("help"), 0)
+        for sub in ("presets", "info", "check", "plan", "occupancy", "inspect", "explain", "tuning", "audit"):
+            result = run("help", sub)
+            self.assert_exit(result, 0)
+            self.assertEqual(result.out, run(sub, "--help").out, result.describe())
+        for action in ("show", "check", "merge"):
+            result = run("help", "tuning", action)
+            self.assert_exit(result, 0)
+            self.assertEqual(result.out, run("tuning", action, "--help").out, result.describe())
+        self.assert_usage_error(run("help", "frobnicate"), "'frobnicate'")
+        self.assert_usage_error(run("help", "check", "show"), "'show'")
+        self.assert_usage_error(run("help", "tuning", "frob"), "show, check, merge", "'frob'")
+        self.assert_usage_error(run("help", "tuning", "show", "x"), "'x'")
+
+    def test_each_tuning_action_prints_its_own_help_with_its_own_flags(self):
+        expected = {"show": (["--json"], ["--preset", "-o FILE"]),
+                    "check": (["--preset", "--device", "--json"], ["-o FILE"]),
+                    "merge": (["-o FILE", "--json"], ["--preset", "--device"])}
+        for action, (present, absent) in expected.items():
+            result = run("tuning", action, "--help")
+            self.assert_exit(result, 0)
+            self.assertTrue(result.out.startswith(f"usage: wavefit tuning {action} "), result.describe())
+            flags = result.out.split("\nflags:\n", 1)[1]
+            for flag in present:
+                self.assertIn(flag, flags, result.describe())
+            for flag in absent:
+                self.assertNotIn(flag, flags, result.describe())
+        # The subcommand's own help still covers all three, and says how to ask for one.
+        whole = run("tuning", "--help")
+        self.assertIn("tuning ACTION --help", whole.out, whole.describe())
+
+    def test_the_numbers_footer_appears_only_where_numbers_are_taken(self):
+        with_numbers = {"check", "plan", "occupancy", "audit"}
+        for args in (["--help"], ["presets", "--help"], ["info", "--help"], ["check", "--help"], ["plan", "--help"],
+                     ["occupancy", "--help"], ["inspect", "--help"], ["explain", "--help"], ["tuning", "--help"],
+                     ["tuning", "show", "--help"], ["tuning", "check", "--help"], ["tuning", "merge", "--help"],
+                     ["audit", "--help"]):
+            result = run(*args)
+            self.assert_exit(result, 0)
+            expected = len(args) == 2 and args[0] in with_numbers
+            self.assertEqual("\nNumbers:" in result.out, expected, result.describe())
+
     def test_help_wins_over_other_arguments_even_malformed_ones(self):
         result = run("plan", "--elements", "1.5k", "--help")
         self.assert_exit(result, 0)
@@ -344,6 +389,35 @@ class InfoCommand(CliAssertions, unittest.TestCase):
 
 
 class CheckCommand(CliAssertions, unittest.TestCase):
+    FIX_CONFIG = re.compile(r"grid \((\d+), (\d+), (\d+)\) x block \((\d+), (\d+), (\d+)\)")
+
+    def test_every_configuration_a_fix_names_passes_check_for_the_same_device_and_kernel(self):
+        # Issue 20: the first launch's fix suggested grid 33554432 x block 256, which check rejects
+        # (work_items_exceed_dispatch_limit). tests/cpu/test_properties.cpp checks the same over
+        # 10,000 random invalid launches per preset.
+        launches = [
+            ("mi300x", ["--grid", "16777216", "--block", "512"], ["--regs", "128", "--kernel-max-threads", "256"]),
+            ("mi300x", ["--grid", "3000000000", "--block", "2048"], []),
+            ("mi250x", ["--grid", "100,70000,2", "--block", "100,4,4"], ["--regs", "200"]),
+            ("h200", ["--grid", "0", "--block", "1,1,128"], ["--kernel-max-threads", "96"]),
+            ("rx7900xtx", ["--grid", "5", "--block", "48"], ["--sgprs", "100", "--kernel-max-threads", "32"]),
+        ]
+        for preset, launch, kernel in launches:
+            doc, result = self.check_json("--preset", preset, *launch, *kernel)
+            self.assertFalse(doc["valid"], result.describe())
+            named = [m.groups() for dg in doc["diagnostics"] for m in self.FIX_CONFIG.finditer(dg["fix"])]
+            self.assertTrue(named, "a fix names a configuration" + result.describe())
+            for g in named:
+                again, again_result = self.check_json("--preset", preset, "--grid", ",".join(g[:3]),
+                                                      "--block", ",".join(g[3:]), *kernel)
+                self.assertTrue(again["valid"], f"the fix of wavefit check {preset} {launch} {kernel} names a launch "
+                                                f"check rejects{again_result.describe()}")
+        # Where the work-item limit caps the grid, the fix says the kernel must grid-stride.
+        text = run("check", "--preset", "mi300x", *launches[0][1], *launches[0][2]).out
+        self.assertIn("grid (16777215, 1, 1) x block (256, 1, 1) with a grid-stride loop in the kernel over the rest "
+                      "of the 8589934592 threads in x", text)
+        self.assertNotIn("33554432", text)
+
     # (arguments, the diagnostic codes expected exactly)
     CASES = [
         (["--preset", "mi300x", "--grid", "1000", "--block", "256"], set()),
@@ -709,6 +783,17 @@ class OccupancyCommand(CliAssertions, unittest.TestCase):
         # Above the device's own maximum the runtime refuses the query too: no such line.
         self.assertNotIn("occupancy API", run("occupancy", "--preset", "h200", "--block", "2048").out)
 
+    def test_a_block_above_the_device_maximum_says_it_exceeds_the_device_maximum(self):
+        # Issue 20: `occupancy --block 2000` gave 0 blocks, limiter block_size, and no reason.
+        for preset, device in (("mi300x", "MI300X (gfx942)"), ("h200", "NVIDIA H200 (sm_90)")):
+            text = run("occupancy", "--preset", preset, "--block", "2000")
+            self.assert_exit(text, 0)
+            self.assertIn(f"block 2000: 0 blocks, because it exceeds the maximum of 1024 threads per block of {device}",
+                          text.out, text.describe())
+            # The device's maximum is named even where the kernel's own bound is lower.
+            bounded = run("occupancy", "--preset", preset, "--block", "2000", "--kernel-max-threads", "256")
+            self.assertIn("the maximum of 1024 threads per block", bounded.out, bounded.describe())
+
     def test_occupancy_is_resident_waves_over_the_most_a_cu_holds(self):
         for preset, max_waves in (("mi300x", 32), ("h200", 64), ("rx7900xtx", 64)):
             rows, result = self.occupancy_rows("--preset", preset, "--regs", "72", "--static-shared", "6000")
@@ -931,6 +1016,30 @@ class CodeObjectSamples(CliAssertions):
 
 
 class InspectCommand(CodeObjectSamples, unittest.TestCase):
+    def test_a_build_without_optimisation_is_named_instead_of_blaming_each_launch_bound(self):
+        # Issue 20: at -O0 every kernel spills and uses a dynamic stack; inspect said "the launch bound
+        # (1024) may be forcing the compiler to spill" of each.
+        unoptimised = "this looks like a build without optimisation (-O0"
+        o0 = self.sample("samples-O0.hipfb")
+        result = run("inspect", o0)
+        self.assert_exit(result, 0)
+        self.assertEqual(result.out.count(unoptimised), 2, "once per target (gfx90a, gfx940)" + result.describe())
+        self.assertNotIn("may be forcing the compiler to spill", result.out, result.describe())
+        kernels, result = self.inspect_json(o0)
+        for k in kernels:
+            self.assertTrue(any(unoptimised in n for n in k["notes"]), result.describe())
+            self.assertTrue(k["scratch"] > 0, result.describe())
+        # Judged on every kernel of the file, also with --kernel, and for --kernel FILE:NAME.
+        one = run("inspect", o0, "--kernel", "light_axpy")
+        self.assertIn(unoptimised, one.out, one.describe())
+        plan = run("plan", "--kernel", f"{o0}:light_axpy", "--elements", "2^20")
+        self.assertIn(unoptimised, plan.out, plan.describe())
+        # The optimised build of the same source says nothing of the kind.
+        for name in ("samples.hipfb", "samples-gfx90a.co"):
+            optimised = run("inspect", self.sample(name))
+            self.assert_exit(optimised, 0)
+            self.assertNotIn("without optimisation", optimised.out, optimised.describe())
+
     def test_one_entry_per_kernel_per_target_in_every_container_kind(self):
         single = {}
         for name in ("samples-gfx90a.co", "samples-gfx940.co"):
@@ -1649,7 +1758,7 @@ class ArgumentFuzz(CliAssertions, unittest.TestCase):
 
 
 class TuningFiles(CliAssertions, unittest.TestCase):
-    """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (README, "Tuned launches")."""
+    """`wavefit tuning show|check|merge` on files in the format wavefit::tune writes (docs/tuning.md)."""
 
     RECORD = {
         "wavefit_tuning": 2, "wavefit": "0.2.0",
@@ -1695,14 +1804,47 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertAlmostEqual(doc["records"][0]["speedup"], 1.031, places=6)
         self.assertEqual(doc["records"][0]["chosen"]["block"], [512, 1, 1])
 
-    def test_lines_that_are_not_records_are_named_once_and_never_fatal(self):
+    def test_lines_that_are_not_records_beside_records_are_named_once_and_exit_1(self):
+        # The runtime ignores such lines (a launch must not fail over a cache); a command that reads the
+        # file reports them (issue 20).
         path = self.file("mixed.jsonl", ["garbage", self.record(), '{"wavefit_tuning": 3}', "[" * 200, ""])
         r = run("tuning", "show", path)
-        self.assert_exit(r, 0)
+        self.assert_exit(r, 1)
         self.assertIn("1 record", r.out)
         self.assertEqual(r.err.count("\n"), 1, r.describe())
         self.assertIn("3 line(s) are not tuning records", r.err)
         self.assertIn("the first at line 1", r.err)
+        self.assertEqual(len(self.json_of(run("tuning", "show", path, "--json"))["records"]), 1)
+        c = run("tuning", "check", path, "--preset", "h200")
+        self.assert_exit(c, 1)
+        self.assertIn("1 record, all valid; 3 line(s) are not records", c.out, c.describe())
+        doc = self.json_of(run("tuning", "check", path, "--preset", "h200", "--json"))
+        self.assertEqual((doc["valid"], doc["ignored_lines"]), (False, 3))
+        good = self.file("good.jsonl", [self.record()])
+        out = Path(self.dir.name) / "merged.jsonl"
+        m = run("tuning", "merge", good, path, "-o", out)
+        self.assert_exit(m, 1)
+        self.assertIn("3 line(s) are not tuning records", m.err, m.describe())
+        self.assert_exit(run("tuning", "show", out), 0)
+
+    def test_a_file_with_no_record_is_a_one_line_usage_error_naming_the_first_bad_line(self):
+        # Issue 20: "0 records, all valid" and exit 0 for random bytes and for a file of broken lines.
+        broken = self.file("broken.jsonl", ["garbage", "", '{"wavefit_tuning": 2}', "[" * 200])
+        noise = Path(self.dir.name) / "noise.jsonl"
+        data = random.Random(20261202).randbytes(4096)
+        self.assertNotEqual(data[:2], b"\x1f\x8b")
+        noise.write_bytes(data)
+        empty = self.file("empty.jsonl", [])
+        good = self.file("good.jsonl", [self.record()])
+        out = Path(self.dir.name) / "never.jsonl"
+        cases = ((broken, ("no tuning record", "line 1: ")), (noise, ("not a text file", "so not a tuning file")),
+                 (Path(CLI), ("not a text file",)), (empty, ("no tuning record", "empty")))
+        for path, mentions in cases:
+            for args in (["show", path], ["show", path, "--json"], ["check", path, "--preset", "mi300x"],
+                         ["check", path, "--preset", "mi300x", "--json"], ["merge", good, path, "-o", out]):
+                r = run("tuning", *args)
+                self.assert_usage_error(r, str(path), *mentions)
+        self.assertFalse(out.exists(), "merge must not write its output when an input cannot be read")
 
     def test_check_refuses_a_record_the_device_cannot_launch(self):
         path = self.file("b.jsonl", [self.record(), self.record(**{"key.bucket": 27, "chosen.block": [2048, 1, 1]})])

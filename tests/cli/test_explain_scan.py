@@ -10,6 +10,7 @@ tests/data/logs/. Every failure message shows the command, its exit status, stdo
 import gzip
 import json
 import os
+import random
 import re
 import shlex
 import subprocess
@@ -35,7 +36,7 @@ MIXED_PROBLEMS = [
     ("hipErrorInvalidDeviceFunction", 98, [14], {}),
     (LAUNCH_BOUNDS, None, [23, 25], {"block_x": 1024, "block_y": 1, "block_z": 1, "bound": 256, "block": 1024}),
     ("hipErrorLaunchFailure", 719, [24, 27], {}),
-    ("hipErrorIllegalAddress", 700, [34], {"node": 2}),
+    ("hipErrorIllegalAddress", 700, [34], {"node": 2, "address": 0x7fe55fb03000}),
     ("HSA_STATUS_ERROR_INVALID_ISA", None, [38], {}),
     ("hipErrorNoBinaryForGpu", 209, [41, 46], {}),
     ("hipErrorInvalidConfiguration", 9, [45], {}),
@@ -232,6 +233,51 @@ class ScanHostileInput(ScanAssertions, unittest.TestCase):
         self.assert_usage_error(run("explain", "--scan", LOGS), "logs")
 
 
+class NotebookGaps(ScanAssertions, unittest.TestCase):
+    """Issue 20: what a field log held that the notebook skipped or explained too vaguely."""
+
+    LOG = (":0:rocdevice.cpp :2652: 1 us: 7: [tid:0x7f] Device::callbackQueue aborting with error : "
+           "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008\n"
+           "step 3: hipErrorNotInTheNotebook returned by a wrapper\n"
+           "Memory access fault by GPU node-1 (Agent handle: 0x55) on address (nil). Reason: Page not present or "
+           "supervisor privilege.\n"
+           "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION\n")
+
+    def test_out_of_resources_unknown_names_and_null_pointer_faults_are_reported(self):
+        doc, result = self.scan_json("-", stdin=self.LOG.encode())
+        self.assertEqual([(p["name"], p["lines"]) for p in doc["problems"]],
+                         [("HSA_STATUS_ERROR_OUT_OF_RESOURCES", [1]), ("hipErrorNotInTheNotebook", [2]),
+                          ("hipErrorIllegalAddress", [3]), ("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", [4])],
+                         result.describe())
+        oor, unknown, fault, _ = doc["problems"]
+        self.assertIn("scratch", oor["causes"][0], result.describe())
+        self.assertTrue(unknown["meaning"].startswith("Unknown to the notebook"), result.describe())
+        self.assertIsNone(unknown["code"], result.describe())
+        self.assertIn("entry: hipErrorNotInTheNotebook", unknown["fixes"][0], result.describe())
+        self.assertIn("a null pointer", fault["causes"][0], result.describe())
+        self.assertEqual(fault["numbers"], {"node": 1, "address": 0}, result.describe())
+        text = run("explain", "--scan", "-", stdin=self.LOG.encode())
+        self.assert_exit(text, 0)
+        self.assertIn("\n2. hipErrorNotInTheNotebook (unknown to the notebook)\n", text.out, text.describe())
+        markdown = run("explain", "--scan", "-", "--markdown", stdin=self.LOG.encode())
+        self.assertIn("## hipErrorNotInTheNotebook (unknown to the notebook)", markdown.out, markdown.describe())
+
+    def test_a_log_with_only_an_unknown_name_is_not_clean(self):
+        doc, result = self.scan_json("-", stdin=b"cudaErrorSomethingNew\n")
+        self.assertEqual([p["name"] for p in doc["problems"]], ["cudaErrorSomethingNew"], result.describe())
+
+    def test_explain_knows_out_of_resources_and_its_sources(self):
+        result = run("explain", "HSA_STATUS_ERROR_OUT_OF_RESOURCES", "--json")
+        self.assert_exit(result, 0)
+        self.assertEqual(self.json_of(result)["name"], "HSA_STATUS_ERROR_OUT_OF_RESOURCES", result.describe())
+        page = run("explain", "--export", "markdown")
+        self.assert_exit(page, 0)
+        section = page.out.split('<a id="hsa-status-error-out-of-resources"></a>', 1)[1].split("<a id=", 1)[0]
+        sources = section.split("**Source.**", 1)[1]
+        for source in ("ROCm/hip\\#3253", "StanfordLegion/legion\\#1339", "amd\\_aql\\_queue.cpp"):  # Markdown-escaped
+            self.assertIn(source, sources, page.describe())
+
+
 class TeamEntries(ScanAssertions, unittest.TestCase):
     def test_check_kb_accepts_the_valid_files(self):
         for path, summary in ((TEAM_VALID, "2 valid entries (1 extending built-in entries, 1 standing alone)"),
@@ -338,6 +384,23 @@ class TeamEntries(ScanAssertions, unittest.TestCase):
                                          f"'hipErrorInvalidValue' (entry rejected)\n{kb}:6: code 700 already belongs "
                                          f"to the entry 'hipErrorIllegalAddress'; extend that entry (entry: "
                                          f"hipErrorIllegalAddress) (entry rejected)\n", result.describe())
+
+    def test_check_kb_on_a_binary_file_says_in_one_line_that_it_is_not_a_text_file(self):
+        # Issue 20: 4 KiB of random bytes, or a program, gave one error per "line" of garbage.
+        with tempfile.TemporaryDirectory() as tmp:
+            noise = Path(tmp) / "noise.kb"
+            data = random.Random(20261202).randbytes(4096)
+            self.assertNotEqual(data[:2], b"\x1f\x8b")  # not gzip, which has its own one-line error
+            noise.write_bytes(data)
+            for path in (noise, Path(CLI)):
+                result = run("explain", "--check-kb", path)
+                self.assert_usage_error(result, str(path), "not a text file", "so not a team entry file")
+                # --kb refuses it the same way; WAVEFIT_KB_PATH skips it with one line.
+                self.assert_usage_error(run("explain", "9", "--kb", path), "not a text file")
+                skipped = run("explain", "9", env={"WAVEFIT_KB_PATH": str(path)})
+                self.assert_exit(skipped, 0)
+                self.assertEqual(len(skipped.err.splitlines()), 1, skipped.describe())
+                self.assertIn("not a text file", skipped.err, skipped.describe())
 
     def test_hostile_team_files_give_one_line_errors(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -30,7 +30,9 @@ std::vector<std::pair<std::string, std::vector<std::uint64_t>>> scan(const cli::
         at = end + 1;
     }
     std::vector<std::pair<std::string, std::vector<std::uint64_t>>> found;
-    for (const cli::found_problem& p : scanner.report().problems) found.emplace_back(book.entries()[p.entry].name, p.lines);
+    for (const cli::found_problem& p : scanner.report().problems)
+        found.emplace_back(p.entry == cli::notebook::npos ? "unknown: " + p.unknown_name : book.entries()[p.entry].name,
+                           p.lines);
     return found;
 }
 
@@ -61,9 +63,34 @@ TEST_CASE("names, messages and log-line phrases are found once per problem with 
 TEST_CASE("hipSuccess and lookalike identifiers are no problem", "[log_scan]") {
     CHECK(scan(":3:hip_module.cpp :679 : 0893897958 us: hipLaunchKernel: Returned hipSuccess :").empty());
     CHECK(scan("cudaSuccess").empty());
-    CHECK(scan("hipErrorInvalidValueX myhipErrorInvalidValue invalid_configuration_argument").empty());
+    CHECK(scan("myhipErrorInvalidValue invalid_configuration_argument hipError_t cudaError_t hipErrorfoo").empty());
     CHECK(scan("Out of memory: Killed process 4242 (python)").empty());  // a generic message needs a GPU word
     CHECK(scan("HIP: out of memory").size() == 1);
+}
+
+TEST_CASE("HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008) is in the notebook, with its public sources", "[log_scan]") {
+    // The line HIP prints when a dispatch's scratch cannot be allocated (format of ROCm/hip#3253 and
+    // StanfordLegion/legion#1339; the numbers here are made up).
+    CHECK(scan(":0:rocdevice.cpp :2652: 123 us: 4: [tid:0x7f] Device::callbackQueue aborting with error : "
+               "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008") ==
+          found{{"HSA_STATUS_ERROR_OUT_OF_RESOURCES", {1}}});
+    const wavefit::error_explanation* e = wavefit::find_explanation("HSA_STATUS_ERROR_OUT_OF_RESOURCES");
+    REQUIRE(e != nullptr);
+    CHECK(e->kind == wavefit::explanation_kind::log_line);
+    for (const char* source : {"ROCm/hip#3253", "StanfordLegion/legion#1339", "amd_aql_queue.cpp", "0x1008"})
+        CHECK(std::string_view(e->source).find(source) != std::string_view::npos);
+}
+
+TEST_CASE("a name shaped like an error name that the notebook does not know is reported as unknown, not dropped",
+          "[log_scan]") {
+    // Issue 20: such a line was skipped without a word.
+    CHECK(scan("fatal: HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION\nx\ncudaErrorNotARealOne (and again "
+               "cudaErrorNotARealOne)\nHSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION") ==
+          found{{"unknown: HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", {1, 4}}, {"unknown: cudaErrorNotARealOne", {3}}});
+    // Beside a known problem both are reported; a number on the line is then not looked up.
+    CHECK(scan("hipErrorLaunchFailure then hipErrorFrobnicated (error 209)") ==
+          found{{"hipErrorLaunchFailure", {1}}, {"unknown: hipErrorFrobnicated", {1}}});
+    CHECK(scan("HIP error: hipErrorFrobnicated, error code 209") == found{{"unknown: hipErrorFrobnicated", {1}}});
 }
 
 TEST_CASE("a number counts only in an error context, and only when nothing else on the line matched", "[log_scan]") {
@@ -134,8 +161,33 @@ TEST_CASE("the memory fault line gives its node and reason", "[log_scan]") {
         "or supervisor privilege.");
     const auto& p = scanner.report().problems.at(0);
     CHECK(book.entries()[p.entry].name == "hipErrorIllegalAddress");
-    CHECK(p.numbers == std::vector<std::pair<std::string, std::uint64_t>>{{"node", 4}});
-    CHECK(p.from_line->cause == "This log: the GPU node-4 faulted with Reason: Page not present or supervisor privilege.");
+    CHECK(p.numbers == std::vector<std::pair<std::string, std::uint64_t>>{{"node", 4}, {"address", 0}});
+    // Issue 20: an address of (nil), 0x0 or 0x1000 is a null pointer, and the cause says so.
+    CHECK(p.from_line->cause == "This log: the GPU node-4 faulted on address (nil) (Reason: Page not present or "
+                                "supervisor privilege), in the first pages of the address space, which nothing maps: "
+                                "a null pointer.");
+    CHECK(p.from_line->fix.find("dereferenced a null pointer: a buffer never allocated") != std::string::npos);
+}
+
+TEST_CASE("a memory fault near address 0 is a null pointer plus an offset; a high address is not", "[log_scan]") {
+    const cli::notebook book;
+    const auto fault = [&](const std::string& address) {
+        cli::log_scanner scanner(book);
+        scanner.line("Memory access fault by GPU node-2 (Agent handle: 0x5646) on address " + address +
+                     ". Reason: Page not present or supervisor privilege.");
+        return scanner.report().problems.at(0);
+    };
+    const cli::found_problem zero = fault("0x0");
+    CHECK(zero.from_line->cause.find("on address 0x0 (Reason") != std::string::npos);
+    CHECK(zero.from_line->cause.find("a null pointer.") != std::string::npos);
+    const cli::found_problem page = fault("0x1000");
+    CHECK(page.from_line->fix.find("a null pointer plus an offset of 4096 bytes") != std::string::npos);
+    CHECK(page.numbers.back() == std::pair<std::string, std::uint64_t>{"address", 4096});
+    const cli::found_problem high = fault("0x7fe55fb03000");
+    CHECK(high.from_line->cause == "This log: the GPU node-2 faulted with Reason: Page not present or supervisor privilege.");
+    CHECK(high.from_line->fix.find("null pointer") == std::string::npos);
+    // An address that does not fit 64 bits is no number at all.
+    CHECK(fault("0x1234567890abcdef0").numbers.size() == 1);
 }
 
 TEST_CASE("the scanner keeps bounded state: line numbers, problems and excerpts are capped", "[log_scan]") {

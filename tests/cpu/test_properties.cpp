@@ -13,6 +13,7 @@
 #include <wavefit/launch_config.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/plan.hpp>
+#include <wavefit/presets.hpp>
 #include <wavefit/validate.hpp>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -657,4 +659,141 @@ TEST_CASE("more registers than a thread may have cannot run even when the regist
     k.registers = 512;
     REQUIRE(wavefit::occupancy(d, k, 64).fits());
     REQUIRE(wavefit::plan(d, k, 2048).ok());
+}
+
+// --- the configurations fixes name (detail/launch_fix.hpp) ----------------------------------------
+
+namespace {
+
+// A launch `check` rejects, drawn around the limits of `d` (grid and block at, just past and far
+// beyond them, zeros) with a kernel whose registers, bound and shared memory are also random.
+struct random_launch {
+    kernel_resources kernel;
+    launch_config config{dims{1}, dims{1}};
+};
+
+random_launch random_invalid_launch(random_source& rnd, const device_limits& d) {
+    auto grid_axis = [&](std::uint64_t limit) -> std::uint64_t {
+        switch (rnd.between(0, 7)) {
+            case 0: return rnd.chance(0.3) ? 0 : 1;
+            case 1: return limit;
+            case 2: return limit + rnd.between(1, 3);
+            case 3: return rnd.between(1, 1000);
+            case 4: return rnd.between(1, u64_max);
+            case 5: return std::uint64_t{1} << rnd.between(0, 63);
+            case 6: return rnd.between(1u << 20, 1u << 26);
+            default: return 1;
+        }
+    };
+    auto block_axis = [&](std::uint64_t limit, bool x) -> std::uint64_t {
+        switch (rnd.between(0, 6)) {
+            case 0: return rnd.chance(0.3) ? 0 : 1;
+            case 1: return limit;
+            case 2: return limit + 1;
+            case 3: return x ? rnd.between(1, 2048) : rnd.between(1, 8);
+            case 4: return rnd.chance(0.05) ? rnd.between(1, u64_max) : rnd.between(1, 100);
+            default: return x ? rnd.pick(std::array<std::uint64_t, 6>{64, 100, 256, 512, 1000, 1024}) : 1;
+        }
+    };
+    for (;;) {
+        random_launch l;
+        kernel_resources& k = l.kernel;
+        k.registers = rnd.chance(0.3) ? 0 : rnd.between32(1, rnd.chance(0.1) ? 600 : 256);
+        k.scalar_registers = d.is_amd() && rnd.chance(0.4) ? rnd.between32(1, 112) : 0;
+        k.static_shared = rnd.chance(0.6) ? 0 : rnd.between(0, rnd.chance(0.1) ? 2 * d.shared_per_block_optin : 16384);
+        k.max_threads_per_block = rnd.chance(0.5) ? 0 : rnd.between32(1, 1100);
+        const std::uint64_t dynamic = rnd.chance(0.6) ? 0 : rnd.between(0, d.shared_per_block_optin);
+        l.config = launch_config{dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
+                                 dims{block_axis(d.max_block.x, true), block_axis(d.max_block.y, false),
+                                      block_axis(d.max_block.z, false)},
+                                 dynamic};
+        if (wavefit::find_problems(d, k, l.config).has_error()) return l;
+    }
+}
+
+std::string launch_text(const launch_config& c) {
+    std::ostringstream s;
+    s << "grid (" << c.grid.x << ", " << c.grid.y << ", " << c.grid.z << ") x block (" << c.block.x << ", " << c.block.y
+      << ", " << c.block.z << "), dynamic shared " << c.dynamic_shared;
+    return s.str();
+}
+
+// Every fix of every finding of launches `check` rejects on `d`: a configuration it names passes
+// check for the same device and kernel; one that does not say "grid-stride" covers at least the
+// launch's threads in every dimension (and at most a block more); the text names exactly it; and
+// only a kernel that no configuration can repair goes without one. Returns the failures.
+int check_fixes_of_random_invalid_launches(const device_limits& d, random_source& rnd, int launches,
+                                           std::uint64_t& configs_named) {
+    int failures = 0;
+    for (int i = 0; i < launches; ++i) {
+        const random_launch l = random_invalid_launch(rnd, d);
+        const kernel_resources& k = l.kernel;
+        const launch_config& c = l.config;
+        const bool repairable = wavefit::largest_runnable_block(d, k, c.dynamic_shared) > 0;
+        for (const wavefit::finding& f : wavefit::find_problems(d, k, c)) {
+            const std::optional<wavefit::detail::launch_fix> fix = wavefit::detail::fix_config(d, k, c, f);
+            const std::string code(wavefit::to_string(f.code));
+            std::string why;
+            if (!fix) {
+                const bool names_none = f.code == diagnostic_code::shared_memory_exceeds_limit ||
+                                        f.code == diagnostic_code::shared_memory_requires_opt_in || !repairable;
+                if (!names_none) why = "names no configuration although the kernel can run";
+            } else if (!wavefit::is_launchable(d, k, fix->config)) {
+                why = "names " + launch_text(fix->config) + ", which check rejects: " +
+                      std::string(wavefit::to_string(wavefit::find_problems(d, k, fix->config).begin()->code));
+            } else {
+                ++configs_named;
+                for (int a = 0; a < 3 && why.empty() && !fix->grid_stride; ++a) {
+                    if (c.block[a] == 0 || c.grid[a] == 0 || product_exceeds(c.grid[a], c.block[a], u64_max)) continue;
+                    const std::uint64_t before = c.grid[a] * c.block[a];
+                    const std::uint64_t after = product_or_max(fix->config.grid[a], fix->config.block[a]);
+                    if (after < before || after - before >= fix->config.block[a])
+                        why = "covers " + std::to_string(after) + " threads in axis " + std::to_string(a) + " for " +
+                              std::to_string(before) + " without saying grid-stride";
+                }
+                const std::string text = wavefit::describe(f, d, k, c).fix;
+                const std::string named = wavefit::detail::fix_config_text(*fix, c);
+                if (why.empty() && f.code != diagnostic_code::work_items_exceed_dispatch_limit &&
+                    text.find(named) == std::string::npos)
+                    why = "does not name its configuration: " + text;
+            }
+            if (why.empty()) continue;
+            if (++failures <= 5) {
+                INFO("device " << wavefit::device_text(d) << "\nkernel " << describe_kernel(k) << "\nlaunch "
+                               << launch_text(c) << "\nfinding " << code);
+                FAIL_CHECK("the fix " << why);
+            }
+        }
+    }
+    return failures;
+}
+
+}  // namespace
+
+TEST_CASE("every configuration a fix names passes check: 10,000 random invalid launches on every preset",
+          "[properties][validate][fixes]") {
+    // Issue 20: `check --preset mi300x --grid 16777216 --block 512 --kernel-max-threads 256` suggested
+    // grid 33554432 x block 256, which check rejects (work_items_exceed_dispatch_limit).
+    INFO("seed " << seed + 9);
+    random_source rnd(seed + 9);
+    for (const wavefit::presets::preset& p : wavefit::presets::all) {
+        INFO("preset " << p.key);
+        std::uint64_t named = 0;
+        CHECK(check_fixes_of_random_invalid_launches(p.limits, rnd, 10000, named) == 0);
+        // The test is about something: most fixes of the invalid launches name a configuration.
+        CHECK(named > 10000);
+    }
+}
+
+TEST_CASE("every configuration a fix names passes check on random devices too", "[properties][validate][fixes]") {
+    INFO("seed " << seed + 10);
+    random_source rnd(seed + 10);
+    std::uint64_t named = 0;
+    int failures = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const device_limits d = random_device(rnd);
+        failures += check_fixes_of_random_invalid_launches(d, rnd, 5, named);
+    }
+    CHECK(failures == 0);
+    CHECK(named > 5000);
 }

@@ -168,7 +168,8 @@ TEST_CASE("a block of more than 1024 threads is rejected even when each dimensio
         const outcome o = run(*d, kernel_resources{}, cfg(dims{1}, dims{41, 25, 1}));  // 1025 threads
         REQUIRE_FALSE(o.valid);
         require_present(o, diagnostic_code::block_exceeds_device_max_threads,
-                        {"(41, 25, 1)", "1025 threads", "maximum of 1024"}, {"1024", "256"});
+                        {"(41, 25, 1)", "1025 threads", "maximum of 1024"},
+                        {"1024", "grid (2, 1, 1) x block (21, 25, 1), which covers the same threads in every dimension"});
         require_absent(o, diagnostic_code::block_dim_exceeds_device_limit);
     }
 }
@@ -393,7 +394,8 @@ TEST_CASE("a block that is not a whole number of waves warns, without invalidati
         const outcome nv = run(presets::h200, kernel_resources{}, cfg(dims{10}, dims{100}));
         REQUIRE(nv.valid);
         require_present(nv, diagnostic_code::block_not_wave_multiple,
-                        {"100 threads", "32-thread warp", "4 warps", "28 lanes idle"}, {"128", "96"});
+                        {"100 threads", "32-thread warp", "4 warps", "28 lanes idle"},
+                        {"grid (11, 1, 1) x block (96, 1, 1)", "covers the same 1000 threads in x"});
     }
     SECTION("32 threads on wave64 warn, 64 do not; 32 on warp32 do not") {
         const outcome half = run(presets::mi300x, kernel_resources{}, cfg(dims{10}, dims{32}));

@@ -9,6 +9,8 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
                examples) call hip*/cuda* functions; only include/wavefit/platform.hpp tests the
                compilers' platform macros
   public API   every public name of namespace wavefit and wavefit::presets appears in README.md
+  README       stays under 250 lines (the first screens are for porting; details live in docs/), names
+               the CLI's CMake target once, and every relative link of README.md and docs/ resolves
   fuzz dicts   every fuzz/dict/*.dict line is one libFuzzer reads: a comment, or an optionally named
                quoted value whose only escapes are \\, \" and \xNN (libFuzzer stops at any other)
 
@@ -213,6 +215,33 @@ def check_public_api(root, problems):
             problems.append(f"{where}: public name `{name}` is not in README.md (document it, or move it into detail)")
 
 
+README_MAX_LINES = 250
+CLI_TARGET = "wavefit-cli"
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def check_readme(root, files, problems):
+    readme = read(root, "README.md") or ""
+    lines = readme.count("\n")
+    if lines >= README_MAX_LINES:
+        problems.append(f"README.md: {lines} lines; keep it under {README_MAX_LINES} (move details into docs/)")
+    mentions = len(re.findall(r"(?<![\w-])" + re.escape(CLI_TARGET) + r"(?![\w-])", readme))
+    if mentions != 1:
+        problems.append(f"README.md: names the CLI target `{CLI_TARGET}` {mentions} times; say it once (Install)")
+    tracked = set(files)
+    tracked_dirs = {str(Path(f).parent) for f in files}
+    for path in files:
+        if not (path == "README.md" or (path.startswith("docs/") and path.endswith(".md"))):
+            continue
+        for number, line in enumerate((read(root, path) or "").splitlines(), 1):
+            for target in MARKDOWN_LINK.findall(line):
+                if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                    continue  # a URL or an anchor in the same page
+                relative = os.path.normpath(os.path.join(os.path.dirname(path), target.split("#")[0]))
+                if relative not in tracked and relative not in tracked_dirs:
+                    problems.append(f"{path}:{number}: the link ({target}) points at nothing in the repository")
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -228,6 +257,7 @@ def main(argv):
     check_references(root, files, problems)
     check_layering(root, files, problems)
     check_public_api(root, problems)
+    check_readme(root, files, problems)
     check_fuzz_dictionaries(root, files, problems)
     for p in problems:
         print(p)

@@ -440,20 +440,45 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
     throw usage_error("unhandled subcommand");  // unreachable: the switch covers every enumerator
 }
 
+// The subcommand named `name`, or nullptr.
+const subcommand_spec* find_subcommand(std::string_view name) {
+    for (const subcommand_spec& s : subcommand_specs())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+// `wavefit help [SUBCOMMAND [ACTION]]`, like git's and cargo's help subcommand.
+help_request help_for(const std::vector<std::string_view>& words) {
+    if (words.empty()) return help_request{};
+    const subcommand_spec* spec = find_subcommand(words[0]);
+    if (spec == nullptr)
+        throw usage_error("no help for " + quoted(words[0]) + "; expected " + subcommand_names() + " (see `wavefit --help`)");
+    if (words.size() == 1) return help_request{spec->id, {}};
+    const action_spec* action = find_action(spec->id, words[1]);
+    if (action == nullptr || words.size() > 2) {
+        std::string actions;
+        for (const action_spec& a : action_specs())
+            if (a.parent == spec->id) actions += (actions.empty() ? "" : ", ") + std::string(a.name);
+        throw usage_error("`wavefit help " + std::string(spec->name) + "` takes " +
+                          (actions.empty() ? std::string("nothing more") : "one action (" + actions + ")") + ", got " +
+                          quoted(words[action == nullptr ? 1 : 2]));
+    }
+    return help_request{spec->id, action->name};
+}
+
 }  // namespace
 
 command_line parse_command_line(const std::vector<std::string_view>& args) {
     if (args.empty()) throw usage_error("missing subcommand: " + subcommand_names() + " (see `wavefit --help`)");
     const std::string_view first = args.front();
     if (is_help_flag(first)) return help_request{};
+    if (first == "help") return help_for(std::vector<std::string_view>(args.begin() + 1, args.end()));
     if (first == "--version") {
         if (args.size() > 1) throw usage_error("--version takes no arguments (got " + quoted(args[1]) + ")");
         return version_request{};
     }
 
-    const subcommand_spec* spec = nullptr;
-    for (const subcommand_spec& s : subcommand_specs())
-        if (s.name == first) spec = &s;
+    const subcommand_spec* spec = find_subcommand(first);
     if (spec == nullptr) {
         if (!first.empty() && first[0] == '-')
             throw usage_error("expected a subcommand before " + quoted(first) + " (see `wavefit --help`)");
@@ -463,9 +488,13 @@ command_line parse_command_line(const std::vector<std::string_view>& args) {
 
     const std::vector<std::string_view> rest(args.begin() + 1, args.end());
     // --help wins over everything else on the line, so that a half-typed command can still ask for help.
+    // An action's own help where the first word names one (`wavefit tuning show --help`).
     for (const std::string_view arg : rest) {
         if (arg == "--") break;
-        if (is_help_flag(arg)) return help_request{spec->id};
+        if (is_help_flag(arg)) {
+            const action_spec* action = rest.empty() ? nullptr : find_action(spec->id, rest.front());
+            return help_request{spec->id, action != nullptr ? action->name : std::string_view{}};
+        }
     }
     return build_request(*spec, given_flags(*spec, rest));
 }

@@ -44,6 +44,7 @@ struct kernel_choice {
 
 struct help_request {
     std::optional<subcommand> topic;  // empty: the overview
+    std::string_view action;          // an action of topic (`tuning show`); empty: the whole subcommand
 };
 struct version_request {};
 

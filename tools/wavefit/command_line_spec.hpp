@@ -172,20 +172,22 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
           {"--markdown", "", "--scan: print the report as Markdown"},
           {"--scan", "FILE", "read a log (- for standard input, .gz accepted) and explain every known problem in it"},
           {"--kb", "FILE", "add the team entries of FILE (repeatable; after those of WAVEFIT_KB_PATH)", true},
-          {"--check-kb", "FILE", "validate a team entry file: one line per error, exit 2 if any"},
+          {"--check-kb", "FILE", "validate a team entry file: one line per error (or one if it is not text), exit 2 if any"},
           {"--export", "FORMAT", "write the whole notebook (built-in and team entries); FORMAT is markdown"}}},
         {subcommand::tuning,
          "tuning",
          "(show FILE | check FILE (--preset NAME | --device N) | merge A B -o C) [--json]",
          "read, check and merge tuning files",
          "A tuning file holds one JSON record per line: what wavefit::tune or WAVEFIT_TUNING=tune measured for a\n"
-         "kernel and a size bucket on a device (README, \"Tuned launches\").\n"
+         "kernel and a size bucket on a device (docs/tuning.md).\n"
          "  show FILE          per device, kernel and bucket: the tuned configuration against the plan, with the\n"
          "                     speedup and the spread of the measurements\n"
          "  check FILE ...     validates every record's configuration against the device; exit status 1 when a\n"
          "                     record would be refused there (wavefit never launches such a record)\n"
          "  merge A B -o C     writes A's and B's records to C (B's replaces A's of the same key)\n"
-         "Lines that are not records are counted and named on stderr, never fatal. FILE may be gzip-compressed.\n",
+         "Lines that are not records are counted and the first is named on stderr (exit status 1); a file with no\n"
+         "record at all, or not text, is one line and exit status 2. FILE may be gzip-compressed.\n"
+         "`wavefit tuning ACTION --help` shows the help of one action.\n",
          {flags::preset, flags::device, {"-o", "FILE", "merge: the file to write (replaced atomically)"}, flags::json}},
         {subcommand::audit,
          "audit",
@@ -208,6 +210,46 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
           {"--markdown", "", "print a Markdown report (for an issue or a wiki) instead of text"}}},
     };
     return specs;
+}
+
+// The actions of a subcommand that has them (`wavefit tuning show|check|merge`), each with its own help:
+// `wavefit tuning show --help` and `wavefit help tuning show`.
+struct action_spec {
+    subcommand parent;
+    std::string_view name;      // "show"
+    std::string_view synopsis;  // what follows "wavefit tuning show"
+    std::string_view details;
+    std::vector<flag_spec> flags;
+};
+
+inline const std::vector<action_spec>& action_specs() {
+    static const std::vector<action_spec> actions{
+        {subcommand::tuning, "show", "FILE [--json]",
+         "Prints, per device, kernel and size bucket of the tuning FILE, the tuned configuration against the\n"
+         "plan, with the speedup, the spread of the measurements and the candidates measured. FILE may be\n"
+         "gzip-compressed. Exit status 0; 1 when some lines are not records (the first is named on stderr);\n"
+         "2 when FILE cannot be read, is not text, or holds no record.\n",
+         {flags::json}},
+        {subcommand::tuning, "check", "FILE (--preset NAME | --device N) [--json]",
+         "Validates every record's configuration against the device, as a launch would before using it.\n"
+         "Exit status 0 when every line is a record valid there; 1 when a record would be refused (wavefit never\n"
+         "launches such a record, it plans instead) or a line is not a record; 2 when FILE cannot be read, is\n"
+         "not text, or holds no record.\n",
+         {flags::preset, flags::device, flags::json}},
+        {subcommand::tuning, "merge", "A B -o C [--json]",
+         "Writes the records of A and B to C (B's record replaces A's of the same key), atomically. Exit status\n"
+         "0; 1 when some lines of A or B are not records (C holds the records); 2 when A or B cannot be read, is\n"
+         "not text, or holds no record (C is not written).\n",
+         {{"-o", "FILE", "the file to write (replaced atomically)"}, flags::json}},
+    };
+    return actions;
+}
+
+// The action NAME of subcommand `parent`, or nullptr.
+inline const action_spec* find_action(subcommand parent, std::string_view name) {
+    for (const action_spec& a : action_specs())
+        if (a.parent == parent && a.name == name) return &a;
+    return nullptr;
 }
 
 inline const subcommand_spec& spec_of(subcommand id) {

@@ -24,6 +24,7 @@ namespace {
 
 team_file_result read_team_file(const std::string& path) {
     text_input in(path, team_file_limits::max_line_bytes);
+    in.expect_text("a team entry file");
     team_file_parser parser(in.name());
     std::string_view line;
     while (in.next_line(line)) parser.line(line, in.line_number(), in.last_line_truncated());
@@ -198,6 +199,27 @@ std::string line_list(const found_problem& p) {
     return text;
 }
 
+// What a scan shows for a problem: its notebook entry, or for a name shaped like an error name that the
+// notebook does not know (log_scan.hpp) an entry made of that name, a meaning and one cause and fix.
+notebook_entry shown_entry(const notebook& book, const found_problem& p) {
+    if (p.entry != notebook::npos) return book.entries()[p.entry];
+    notebook_entry e;
+    e.name = p.unknown_name;
+    e.meaning =
+        "Unknown to the notebook: shaped like a HIP, CUDA or HSA error name, but wavefit has no entry for it (a newer "
+        "runtime's error, a library's own status, or a misspelled name), so only the log line tells what happened.";
+    e.causes.push_back({"This log names " + p.unknown_name + ", which the notebook does not know.",
+                        "look it up in the runtime's own header (hip_runtime_api.h for hipError_t, driver_types.h for "
+                        "cudaError_t, hsa.h for hsa_status_t) or in the library that printed it; an entry in a team "
+                        "file (`entry: " +
+                            p.unknown_name + "` with --kb or WAVEFIT_KB_PATH) explains it next time"});
+    return e;
+}
+
+std::string problem_heading(const found_problem& p, const notebook_entry& e) {
+    return p.entry == notebook::npos ? one_line(e.name) + " (unknown to the notebook)" : heading(e);
+}
+
 std::string summary_line(const scan_report& report, const std::string& source) {
     std::string text = std::to_string(report.problems.size()) + (report.problems.size() == 1 ? " problem" : " problems") +
                        " in " + std::to_string(report.lines) + (report.lines == 1 ? " line" : " lines") + " of " +
@@ -215,8 +237,8 @@ std::string scan_text(const notebook& book, const scan_report& report, const std
     std::string text = summary_line(report, source) + "\n";
     std::size_t n = 0;
     for (const found_problem& p : report.problems) {
-        const notebook_entry& e = book.entries()[p.entry];
-        text += "\n" + std::to_string(++n) + ". " + heading(e) + "\n";
+        const notebook_entry e = shown_entry(book, p);
+        text += "\n" + std::to_string(++n) + ". " + problem_heading(p, e) + "\n";
         text += "   " + line_list(p) + "\n";
         text += "   first: " + p.excerpt + "\n";
         text += "   " + one_line(e.full_meaning()) + "\n";
@@ -241,8 +263,8 @@ std::string md(std::string_view text) {
 std::string scan_markdown(const notebook& book, const scan_report& report, const std::string& source) {
     std::string text = "# Problems found by wavefit explain --scan\n\n" + md(summary_line(report, source)) + ".\n";
     for (const found_problem& p : report.problems) {
-        const notebook_entry& e = book.entries()[p.entry];
-        text += "\n## " + md(heading(e)) + "\n\n";
+        const notebook_entry e = shown_entry(book, p);
+        text += "\n## " + md(problem_heading(p, e)) + "\n\n";
         text += md(line_list(p)) + ". First:\n\n    " + p.excerpt + "\n\n";
         text += md(one_line(e.full_meaning())) + "\n\n";
         std::size_t n = 0;
@@ -270,7 +292,7 @@ std::string scan_json(const notebook& book, const scan_report& report) {
     json.key("problems").begin_array();
     for (const found_problem& p : report.problems) {
         json.begin_object();
-        entry_json_fields(json, book.entries()[p.entry], &p);
+        entry_json_fields(json, shown_entry(book, p), &p);
         json.end_object();
     }
     json.end_array();

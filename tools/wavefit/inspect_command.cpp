@@ -35,7 +35,8 @@ struct target_group {
     std::string target;
     std::optional<selected_device> device;  // empty: no preset models the target and no --preset
     std::vector<const named_kernel*> kernels;
-    std::optional<kernel_note> note;  // the device is not the target's own
+    std::optional<kernel_note> note;        // the device is not the target's own
+    std::optional<kernel_note> build_note;  // the build looks unoptimised (-O0)
 };
 
 // One kernel on its group's device.
@@ -48,7 +49,10 @@ struct kernel_report {
 };
 
 // Groups by full target id: xnack+ and xnack- builds of one kernel differ (registers, scratch).
+// Whether a build looks unoptimised is judged on all kernels of its target in the file, also those
+// --kernel leaves out.
 std::vector<target_group> group_by_target(const std::vector<const named_kernel*>& kernels,
+                                          const std::vector<named_kernel>& all_in_file,
                                           const std::optional<selected_device>& preset) {
     std::vector<target_group> groups;
     std::unordered_map<std::string_view, std::size_t> index;  // target id -> group
@@ -67,6 +71,12 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
             groups.push_back(std::move(g));
         }
         groups[at->second].kernels.push_back(k);
+    }
+    for (target_group& g : groups) {
+        std::vector<const code_object_kernel*> built;
+        for (const named_kernel& k : all_in_file)
+            if (k.kernel.target_id == g.target) built.push_back(&k.kernel);
+        if (looks_unoptimised(built)) g.build_note = unoptimised_note(g.target, built.size());
     }
     return groups;
 }
@@ -96,7 +106,8 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     kernel_report r;
     r.kernel = &k;
     if (g.note) r.notes.push_back(*g.note);
-    for (kernel_note& n : resource_notes(k.kernel)) r.notes.push_back(std::move(n));
+    if (g.build_note) r.notes.push_back(*g.build_note);
+    for (kernel_note& n : resource_notes(k.kernel, g.build_note.has_value())) r.notes.push_back(std::move(n));
     if (!g.device) return r;
     const device_limits d = for_wave_size(g.device->limits, k.kernel.wavefront_size);
     const kernel_resources resources = k.kernel.resources();
@@ -224,7 +235,7 @@ command_output run(const inspect_request& r) {
         result.exit_code = 1;
     }
 
-    const std::vector<target_group> groups = group_by_target(shown, preset);
+    const std::vector<target_group> groups = group_by_target(shown, kernels, preset);
     if (r.json) {
         json_writer json;
         json.begin_object().key("kernels").begin_array();
@@ -257,10 +268,13 @@ command_output run(const inspect_request& r) {
         text += "\n== " + terminal_safe(g.target);
         if (g.device) text += " on " + device_text(g.device->limits) + ", " + g.device->label;
         text += " ==\n";
+        // The group's notes are shown once, above its kernels.
+        const std::size_t group_notes = (g.note ? 1 : 0) + (g.build_note ? 1 : 0);
         if (g.note) text += notes_text({*g.note}, "");
+        if (g.build_note) text += notes_text({*g.build_note}, "");
         for (const named_kernel* k : g.kernels) {
             kernel_report report = report_of(g, *k);
-            if (g.note) report.notes.erase(report.notes.begin());  // shown once, above
+            report.notes.erase(report.notes.begin(), report.notes.begin() + static_cast<std::ptrdiff_t>(group_notes));
             text += kernel_text(report);
         }
     }

@@ -54,10 +54,17 @@ const char* setting_text(feature_setting s) { return s == feature_setting::on ? 
 
 }  // namespace
 
-std::vector<kernel_note> resource_notes(const code_object_kernel& k) {
+std::vector<kernel_note> resource_notes(const code_object_kernel& k, bool unoptimised_build) {
     std::vector<kernel_note> notes;
     const std::string scratch = detail::plural(k.private_segment_fixed_size, "byte") + " of scratch per thread";
-    if (k.vgpr_spill_count != 0) notes.push_back({true, vgpr_spill_text(k, scratch)});
+    if (k.vgpr_spill_count != 0 && unoptimised_build) {
+        notes.push_back({true, "spills " + detail::plural(k.vgpr_spill_count, "VGPR") +
+                                   (k.private_segment_fixed_size != 0 ? " / uses " + scratch : std::string()) +
+                                   ": an unoptimised build spills whatever its launch bound; judge the spills of an "
+                                   "optimised build"});
+    } else if (k.vgpr_spill_count != 0) {
+        notes.push_back({true, vgpr_spill_text(k, scratch)});
+    }
     if (k.sgpr_spill_count != 0)
         notes.push_back({true, sgpr_spill_text(k, k.vgpr_spill_count == 0 && k.private_segment_fixed_size != 0, scratch)});
     if (!k.spills() && k.private_segment_fixed_size != 0)
@@ -66,6 +73,26 @@ std::vector<kernel_note> resource_notes(const code_object_kernel& k) {
         notes.push_back({true, "uses a dynamic stack (recursion, alloca or indirect calls): scratch beyond the fixed " +
                                    detail::plural(k.private_segment_fixed_size, "byte") + " per thread is sized at launch"});
     return notes;
+}
+
+bool looks_unoptimised(const std::vector<const code_object_kernel*>& kernels) {
+    if (kernels.empty()) return false;
+    std::size_t spill_and_stack = 0;
+    for (const code_object_kernel* k : kernels) {
+        if (k->private_segment_fixed_size == 0) return false;
+        if (k->spills() && k->uses_dynamic_stack) ++spill_and_stack;
+    }
+    return spill_and_stack * 2 >= kernels.size();
+}
+
+kernel_note unoptimised_note(std::string_view target, std::size_t count) {
+    const std::string which = count == 1 ? "the one kernel for " + terminal_safe(target) + " spills and uses"
+                                         : "all " + std::to_string(count) + " kernels for " + terminal_safe(target) +
+                                               " use scratch, and most spill and use";
+    return {true, which + " a dynamic stack: this looks like a build without optimisation (-O0; e.g. CMake's HIP "
+                          "language without CMAKE_BUILD_TYPE passes no -O flag), where every kernel spills whatever its "
+                          "launch bound. Rebuild with -O2 or -O3 (CMAKE_BUILD_TYPE=Release or RelWithDebInfo) before "
+                          "reading registers, spills and occupancy"};
 }
 
 std::string feature_mismatch_text(const selected_device& device, std::string_view code_target_id) {

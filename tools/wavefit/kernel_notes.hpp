@@ -3,9 +3,11 @@
 // and a device its code object was not compiled for.
 #pragma once
 
-#include <optional>  // a note, or none
-#include <string>    // texts
-#include <vector>    // notes
+#include <cstddef>      // counts
+#include <optional>     // a note, or none
+#include <string_view>  // target names
+#include <string>       // texts
+#include <vector>       // notes
 
 #include <wavefit/code_object.hpp>
 
@@ -22,8 +24,18 @@ struct kernel_note {
 // Spills, scratch and dynamic stack of `k`, if any. A spill note says which registers spilled, and
 // blames the launch bound only where a smaller bound would give more of them: VGPRs on a target
 // whose register file the bound divides (the compiler's budget at the bound is below its budget at
-// one wave), never SGPRs, whose per-wave limit is fixed (102 on gfx9, 106 on gfx10+).
-std::vector<kernel_note> resource_notes(const code_object_kernel& k);
+// one wave), never SGPRs, whose per-wave limit is fixed (102 on gfx9, 106 on gfx10+). In a build
+// that looks unoptimised (below) no spill is blamed on the bound: -O0 spills whatever the bound.
+std::vector<kernel_note> resource_notes(const code_object_kernel& k, bool unoptimised_build = false);
+
+// Whether the kernels of one target of a binary look like a build without optimisation: every one
+// uses scratch, and at least half of them both spill and use a dynamic stack (at -O0 clang keeps
+// every value in scratch and calls the device library's functions instead of inlining them, so
+// nearly every kernel does; an optimised build rarely has a single such kernel).
+bool looks_unoptimised(const std::vector<const code_object_kernel*>& kernels_of_one_target);
+
+// The note that says so, for `count` kernels of `target`.
+kernel_note unoptimised_note(std::string_view target, std::size_t count);
 
 // The remark for a kernel shown on a device its code object does not load on (another processor,
 // or an xnack/sramecc setting the device does not have), if any.

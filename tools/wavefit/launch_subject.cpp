@@ -132,7 +132,13 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     s.kernel = *pick;
     if (std::optional<std::string> n = build_note(matches, *pick, *chosen, device.given())) s.notes.push_back({false, *n});
     if (const std::optional<kernel_note> n = target_note(*chosen, pick->kernel)) s.notes.push_back(*n);
-    for (kernel_note& n : resource_notes(pick->kernel)) s.notes.push_back(std::move(n));
+    // Whether the build looks unoptimised is judged on every kernel of the picked build's target.
+    std::vector<const code_object_kernel*> same_build;
+    for (const named_kernel& k : kernels)
+        if (k.kernel.target_id == pick->kernel.target_id) same_build.push_back(&k.kernel);
+    const bool unoptimised = looks_unoptimised(same_build);
+    if (unoptimised) s.notes.push_back(unoptimised_note(pick->kernel.target_id, same_build.size()));
+    for (kernel_note& n : resource_notes(pick->kernel, unoptimised)) s.notes.push_back(std::move(n));
     s.device = *chosen;
     s.device.limits = for_wave_size(chosen->limits, pick->kernel.wavefront_size);
     s.resources = pick->kernel.resources();

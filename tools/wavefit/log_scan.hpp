@@ -8,6 +8,8 @@
 // What counts as a match (docs/cli.md, "wavefit explain"):
 //  - a hipError*/cudaError* name, HSA status name, diagnostic code or team alias as a whole identifier
 //    (hipSuccess and cudaSuccess are no problem and never count);
+//  - an identifier shaped like an error name (hipErrorX..., cudaErrorX..., HSA_STATUS_ERROR_X...) that the
+//    notebook does not know: a problem of its own, "unknown to the notebook", so that it is not dropped;
 //  - a runtime message text; the short, generic ones ("invalid argument", under 24 characters) only
 //    on a line that also mentions HIP, CUDA, HSA, ROCm or the GPU;
 //  - HIP's "Launch params (x, y, z) are larger than launch bounds (N) for kernel K", with its numbers;
@@ -52,7 +54,8 @@ struct scan_limits {
 
 // One problem found: an entry of the notebook, and what the lines said.
 struct found_problem {
-    std::size_t entry = 0;
+    std::size_t entry = 0;                                       // notebook::npos for an unknown name
+    std::string unknown_name;                                    // the name as the log wrote it, when unknown
     std::vector<std::pair<std::string, std::uint64_t>> numbers;  // read from the first line that had them
     std::string excerpt;                                         // the first line, terminal-safe, shortened
     std::vector<std::uint64_t> lines;                            // 1-based, the first max_lines_per_problem
@@ -205,6 +208,39 @@ inline std::optional<std::uint64_t> read_decimal(std::string_view s, std::size_t
 inline void skip_spaces(std::string_view s, std::size_t& at) {
     while (at < s.size() && (s[at] == ' ' || s[at] == '\t')) ++at;
 }
+
+// Whether `word` (as written) has the shape of a runtime error name: hipError, cudaError or
+// HSA_STATUS_ERROR_ followed by an upper-case letter (so hipError_t and cudaError_t, the types, are not).
+inline bool looks_like_error_name(std::string_view word) {
+    for (const std::string_view prefix : {std::string_view("hipError"), std::string_view("cudaError"),
+                                          std::string_view("HSA_STATUS_ERROR_")})
+        if (word.size() > prefix.size() && word.substr(0, prefix.size()) == prefix &&
+            word[prefix.size()] >= 'A' && word[prefix.size()] <= 'Z')
+            return true;
+    return false;
+}
+
+// The address of a memory fault line ("on address 0x1000", "on address (nil)"); nullopt when the line
+// has none or it does not fit 64 bits.
+inline std::optional<std::uint64_t> fault_address(std::string_view lower) {
+    const std::size_t a = lower.find("on address ");
+    if (a == std::string_view::npos) return std::nullopt;
+    std::size_t at = a + std::string_view("on address ").size();
+    if (lower.compare(at, 5, "(nil)") == 0) return 0;
+    if (lower.compare(at, 2, "0x") != 0) return std::nullopt;
+    at += 2;
+    std::uint64_t v = 0;
+    std::size_t digits = 0;
+    for (; at < lower.size() && detail::hex_digit_value(lower[at]) >= 0; ++at, ++digits) {
+        if (digits == 16) return std::nullopt;
+        v = v * 16 + static_cast<std::uint64_t>(detail::hex_digit_value(lower[at]));
+    }
+    if (digits == 0) return std::nullopt;
+    return v;
+}
+
+// Faults below this address are a null pointer plus an offset: nothing maps the first pages.
+inline constexpr std::uint64_t null_page_limit = 0x10000;
 
 }  // namespace scan_detail
 
@@ -476,6 +512,9 @@ private:
                 node_text = " node-" + std::to_string(*node);
             }
         }
+        const std::optional<std::uint64_t> address = scan_detail::fault_address(lower_);
+        const bool null_pointer = address && *address < scan_detail::null_page_limit;
+        if (address) extra.emplace_back("address", *address);
         std::string reason;
         if (const std::size_t r = lower_.find("reason:", end); r != std::string::npos) {
             reason = std::string(detail::trim(text.substr(r + 7)));
@@ -487,7 +526,22 @@ private:
             reason = terminal_safe(reason);
         }
         std::optional<cause_and_fix> from_line;
-        if (!reason.empty()) {
+        if (null_pointer) {
+            // (nil), 0x0 or 0x1000: the kernel followed a null pointer, whatever the reason says.
+            cause_and_fix cf;
+            cf.cause = "This log: the GPU" + node_text + " faulted on address " + address_text(text, *address) +
+                       (reason.empty() ? std::string() : " (Reason: " + reason + ")") +
+                       ", in the first pages of the address space, which nothing maps: a null pointer.";
+            cf.fix = *address == 0
+                         ? "a kernel dereferenced a null pointer: a buffer never allocated or a pointer never set; "
+                           "check each device pointer before the launch (AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 "
+                           "shows which kernel faulted)"
+                         : "a kernel dereferenced a null pointer plus an offset of " + std::to_string(*address) +
+                               " bytes (an element or field of a buffer never allocated, a pointer never set); check "
+                               "the buffer, not the index (AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=1 shows which kernel "
+                               "faulted)";
+            from_line = std::move(cf);
+        } else if (!reason.empty()) {
             cause_and_fix cf;
             cf.cause = "This log: the GPU" + node_text + " faulted with Reason: " + reason + ".";
             const std::string lower_reason = [&] {
@@ -512,6 +566,39 @@ private:
             from_line = std::move(cf);
         }
         note(entry, text, begin, {}, extra, std::move(from_line));
+    }
+
+    // The address as the line wrote it: "(nil)" or "0x...".
+    static std::string address_text(std::string_view text, std::uint64_t address) {
+        const std::size_t at = text.find("(nil)");
+        if (address == 0 && at != std::string_view::npos) return "(nil)";
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string hex;
+        for (std::uint64_t v = address; v != 0 || hex.empty(); v >>= 4) hex.insert(hex.begin(), digits[v & 15]);
+        return "0x" + hex;
+    }
+
+    // An identifier shaped like an error name that no entry knows: its own problem, keyed by the name.
+    void note_unknown(std::string_view name, std::string_view text, std::size_t at) {
+        const std::string key = "? " + std::string(name);
+        matched_.push_back(notebook::npos);
+        auto it = index_.find(key);
+        if (it == index_.end()) {
+            if (report_.problems.size() >= scan_limits::max_problems) {
+                ++report_.problems_not_kept;
+                return;
+            }
+            found_problem p;
+            p.entry = notebook::npos;
+            p.unknown_name = terminal_safe(name.substr(0, std::min<std::size_t>(name.size(), 128)));
+            p.excerpt = excerpt(text, at);
+            report_.problems.push_back(std::move(p));
+            it = index_.emplace(key, report_.problems.size() - 1).first;
+        }
+        found_problem& p = report_.problems[it->second];
+        if (!p.lines.empty() && p.lines.back() == report_.lines) return;
+        ++p.occurrences;
+        if (p.lines.size() < scan_limits::max_lines_per_problem) p.lines.push_back(report_.lines);
     }
 
     // Names as whole identifiers, and numbers in an error context.
@@ -545,9 +632,14 @@ private:
                         if (it != codes_.end()) pending.emplace_back(it->second, begin);
                     }
                 }
-            } else if (word.size() >= shortest_name_ && word.size() <= longest_name_) {
-                const auto it = names_.find(word);
-                if (it != names_.end()) note(it->second, text, begin);
+            } else {
+                const auto it = word.size() >= shortest_name_ && word.size() <= longest_name_ ? names_.find(word)
+                                                                                              : names_.end();
+                if (it != names_.end()) {
+                    note(it->second, text, begin);
+                } else if (scan_detail::looks_like_error_name(text.substr(begin, i - begin))) {
+                    note_unknown(text.substr(begin, i - begin), text, begin);
+                }
             }
             prev2 = prev;
             prev2_end = prev_end;

@@ -78,12 +78,21 @@ command_output run(const occupancy_request& r) {
                        std::to_string(d.max_waves_per_cu()) + " " + wave + "s per " + cu + "\n";
     text += table.render();
     text += "\n\"by ...\": blocks per " + cu + " each resource alone allows (- = not limiting); * = best occupancy\n";
+    // Every row limited by the block's size says which maximum it exceeds: the device's (no runtime
+    // launches it) or the kernel's own (the runtime's occupancy API still reports a residency there).
     for (const occupancy_report& o : rows) {
+        if (o.limited_by != limiter::block_size) continue;
+        text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds ";
+        if (o.block_threads > d.max_threads_per_block) {
+            text += "the maximum of " + std::to_string(d.max_threads_per_block) + " threads per block of " +
+                    device_text(d) + "; no launch of it can run there\n";
+            continue;
+        }
+        text += "this kernel's own maximum of " + std::to_string(kernel_max_threads(d, subject.resources)) + " threads";
         const std::uint32_t api = runtime_api_blocks(d, subject.resources, o, r.kernel.dynamic_shared);
-        if (api == 0) continue;
-        text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds this kernel's own maximum of " +
-                std::to_string(kernel_max_threads(d, subject.resources)) + " threads; the runtime's occupancy API reports " +
-                std::to_string(api) + " here, but the launch fails\n";
+        if (api > 0)
+            text += "; the runtime's occupancy API reports " + std::to_string(api) + " here, but the launch fails";
+        text += "\n";
     }
     // What would gain one more wave: at --block, else at the smallest block of the best occupancy.
     std::uint64_t hint_block = 0;

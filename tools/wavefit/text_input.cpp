@@ -6,6 +6,8 @@
 #include <cerrno>     // errno for messages
 #include <cstring>    // std::strerror
 
+#include <wavefit/detail/utf8.hpp>
+
 #include "arguments.hpp"
 #include "gzip_stream.hpp"
 
@@ -13,6 +15,40 @@ namespace wavefit::cli {
 namespace {
 
 constexpr std::size_t chunk_bytes = std::size_t{256} * 1024;
+// How much of a text format's content expect_text() looks at: enough to tell a binary file (whose
+// first kilobytes nearly always hold a NUL or a byte that is not UTF-8) without judging a long file
+// by one stray byte far into it.
+constexpr std::uint64_t text_sniff_bytes = 4096;
+
+// The offset of the first byte of `bytes` that a text file does not hold: a NUL, or a byte that does
+// not fit well-formed UTF-8 (a sequence cut at the end of `bytes` counts as fitting); npos if none.
+std::size_t first_non_text_byte(std::string_view bytes) {
+    std::size_t i = 0;
+    while (i < bytes.size()) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        if (c == 0) return i;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        const detail::utf8_lead lead = detail::utf8_lead_of(c);
+        if (lead.length == 0) return i;
+        for (std::size_t k = 1; k < lead.length; ++k) {
+            if (i + k >= bytes.size()) return std::string_view::npos;  // cut by the line cap
+            const auto next = static_cast<unsigned char>(bytes[i + k]);
+            const unsigned char low = k == 1 ? lead.min_second : 0x80;
+            const unsigned char high = k == 1 ? lead.max_second : 0xBF;
+            if (next < low || next > high) return i;
+        }
+        i += lead.length;
+    }
+    return std::string_view::npos;
+}
+
+std::string hex_byte(unsigned char c) {
+    const char digits[] = "0123456789abcdef";
+    return std::string("0x") + digits[c >> 4] + digits[c & 15];
+}
 
 }  // namespace
 
@@ -47,6 +83,17 @@ text_input::~text_input() {
 }
 
 void text_input::fail(const std::string& why) const { throw usage_error(name_ + ": " + one_line(why)); }
+
+void text_input::check_text(std::string_view line, std::uint64_t line_start) {
+    if (line_start >= text_sniff_bytes) {
+        check_text_ = false;  // past the sniffed head: the format's own reader judges the rest
+        return;
+    }
+    const std::size_t at = first_non_text_byte(line);
+    if (at == std::string_view::npos) return;
+    fail("not a text file (byte " + hex_byte(static_cast<unsigned char>(line[at])) + " on line " +
+         std::to_string(line_number_) + "), so not " + expected_text_);
+}
 
 std::size_t text_input::read_raw(unsigned char* out, std::size_t capacity) {
     if (gzip_) {
@@ -132,7 +179,10 @@ bool text_input::next_line(std::string_view& line) {
     if (!any) return false;
     if (!truncated_ && !line_.empty() && line_.back() == '\r') line_.pop_back();
     ++line_number_;
+    const std::uint64_t start = line_start_;
+    line_start_ = delivered_ - (end_ - begin_);  // where the next line begins
     line = line_;
+    if (check_text_) check_text(line, start);
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include <memory>       // the decompressor
 #include <string>       // names, the line buffer
 #include <string_view>  // lines
+#include <utility>      // std::move
 
 namespace wavefit::cli {
 
@@ -30,6 +31,14 @@ public:
     // The next line without its end of line; false at the end of the input. The view stays valid
     // until the next call. A final line without \n is still a line.
     bool next_line(std::string_view& line);
+    // For readers of a text format (team files, tuning files): from now on next_line throws a
+    // usage_error "NAME: not a text file (byte 0xNN on line N), so not WHAT" when a line within the first
+    // 4 KiB of the content holds a NUL byte or bytes that are not UTF-8, so that a binary file gives one
+    // line instead of one error per line of garbage.
+    void expect_text(std::string what) {
+        expected_text_ = std::move(what);
+        check_text_ = true;
+    }
     // Whether the line last returned was longer than the cap (and is cut there).
     bool last_line_truncated() const noexcept { return truncated_; }
     // The 1-based number of the line last returned (0 before the first).
@@ -51,6 +60,7 @@ private:
     // The file's bytes as they are on disk (compressed or not), the peeked ones first.
     std::size_t read_file(unsigned char* out, std::size_t capacity);
     [[noreturn]] void fail(const std::string& why) const;
+    void check_text(std::string_view line, std::uint64_t line_start);
 
     std::string name_;
     std::FILE* file_ = nullptr;
@@ -66,6 +76,9 @@ private:
     bool at_end_ = false;
     std::uint64_t line_number_ = 0;
     std::uint64_t delivered_ = 0;
+    std::uint64_t line_start_ = 0;  // content offset of the next line's first byte
+    bool check_text_ = false;
+    std::string expected_text_;
 };
 
 }  // namespace wavefit::cli

@@ -30,9 +30,14 @@ struct loaded_file {
     std::string name;
 };
 
+// Reads a tuning file as the commands must: unlike the runtime, which ignores what it cannot read
+// (a launch must not fail over a cache), a command whose job is to read the file fails on one that
+// holds no record at all (usage_error, exit 2, one line naming the first bad line); lines that are
+// not records beside good ones are counted for ignored_text and make the command exit 1.
 loaded_file load(const std::string& path) {
     loaded_file f;
     text_input in(path);
+    in.expect_text("a tuning file (JSON lines)");
     f.name = in.name();
     std::string_view line;
     while (in.next_line(line)) {
@@ -43,8 +48,14 @@ loaded_file load(const std::string& path) {
         }
         f.db.add_line(line, static_cast<std::size_t>(in.line_number()), f.report);
     }
+    if (f.report.records == 0)
+        throw usage_error(f.name + ": no tuning record" +
+                          (f.report.ignored == 0 ? std::string(" (the file is empty)") : ": " + one_line(f.report.first_problem)));
     return f;
 }
+
+// 1 when some lines of the files read were not records (named on stderr), else 0.
+int exit_for_ignored(const loaded_file& f) { return f.report.ignored > 0 ? 1 : 0; }
 
 // "2 line(s) ignored, the first at line 3: ..." on stderr, empty when every line was a record.
 std::string ignored_text(const loaded_file& f) {
@@ -132,7 +143,7 @@ command_output show(const tuning_request& r) {
             json.end_object();
         }
         json.end_array().key("ignored_lines").value(static_cast<std::uint64_t>(f.report.ignored)).end_object();
-        return {json.finish(), ignored_text(f), 0};
+        return {json.finish(), ignored_text(f), exit_for_ignored(f)};
     }
     std::string text = terminal_safe(f.name) + ": " + detail::plural(records.size(), "record") + "\n";
     // Grouped by device, in file order within a device.
@@ -157,7 +168,7 @@ command_output show(const tuning_request& r) {
         }
         text += table.render();
     }
-    return {text, ignored_text(f), 0};
+    return {text, ignored_text(f), exit_for_ignored(f)};
 }
 
 // Whether `rec` may be launched on `d`: what the launch path checks before it uses a record.
@@ -195,11 +206,11 @@ command_output check(const tuning_request& r) {
         other_device += v.for_this_device ? 0 : 1;
         verdicts.push_back(v);
     }
-    const int exit_code = invalid == 0 ? 0 : 1;
+    const int exit_code = invalid == 0 && f.report.ignored == 0 ? 0 : 1;
     if (r.json) {
         json_writer json;
         json.begin_object().key("file").value(f.name).key("device").value(device_text(d));
-        json.key("valid").value(invalid == 0).key("records").begin_array();
+        json.key("valid").value(exit_code == 0).key("records").begin_array();
         for (std::size_t i = 0; i < records.size(); ++i) {
             json.begin_object();
             write_record(json, records[i], names[i]);
@@ -219,6 +230,7 @@ command_output check(const tuning_request& r) {
                        ", " +
                        (invalid == 0 ? "all valid" : std::to_string(invalid) + " invalid (wavefit would not use them)");
     if (other_device > 0) text += "; " + std::to_string(other_device) + " measured on another device (used only there)";
+    if (f.report.ignored > 0) text += "; " + std::to_string(f.report.ignored) + " line(s) are not records (named on stderr)";
     text += "\n";
     for (std::size_t i = 0; i < records.size(); ++i) {
         const tuning_record& rec = records[i];
@@ -248,6 +260,7 @@ command_output merge(const tuning_request& r) {
         throw usage_error(one_line(r.output) + ": could not be written");
     }
     const std::string err = ignored_text(a) + ignored_text(b);
+    const int exit_code = exit_for_ignored(a) | exit_for_ignored(b);
     if (r.json) {
         json_writer json;
         json.begin_object().key("output").value(r.output).key("records").value(static_cast<std::uint64_t>(merged.size()));
@@ -256,13 +269,13 @@ command_output merge(const tuning_request& r) {
             .key("from_second")
             .value(static_cast<std::uint64_t>(b.db.size()));
         json.key("replaced").value(static_cast<std::uint64_t>(replaced)).end_object();
-        return {json.finish(), err, 0};
+        return {json.finish(), err, exit_code};
     }
     return {"merged " + std::to_string(a.db.size()) + " record(s) of " + terminal_safe(a.name) + " and " +
                 std::to_string(b.db.size()) + " of " + terminal_safe(b.name) + " into " + terminal_safe(r.output) + ": " +
                 detail::plural(merged.size(), "record") + " (" + std::to_string(replaced) +
                 " of the first replaced by the second)\n",
-            err, 0};
+            err, exit_code};
 }
 
 }  // namespace

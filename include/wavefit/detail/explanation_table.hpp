@@ -506,6 +506,12 @@ with_source(runtime("hipErrorIllegalAddress", 700, {}, "cudaErrorIllegalAddress"
          "size was narrowed to 32 bits on the host (seen in ROCm/rocm-libraries#9441).",
          "Compute indices in 64 bits and keep sizes 64-bit up to the launch; `wavefit plan --preset mi300x "
          "--elements 2^33` shows a plan for such sizes."},
+        {"A null pointer: a buffer that was never allocated, or a pointer field never set, reaches the kernel. The "
+         "fault line then names an address in the first pages, which nothing ever maps: on address (nil), 0x0, or a "
+         "small one such as 0x1000 (the null pointer plus the offset of the element or field).",
+         "Check every device pointer before the launch (allocation results, struct fields copied to the device); an "
+         "address such as 0x1000 is the null pointer plus an index or field offset, so look for the buffer, not the "
+         "index."},
         {"A host pointer, or memory of another device, passed as a kernel argument.",
          "Allocate with hipMalloc / hipMallocManaged or register the host memory, and check pointers with "
          "hipPointerGetAttributes."},
@@ -709,6 +715,41 @@ log_line("HSA_STATUS_ERROR_INVALID_ISA",
          "for another gfx target.",
          "Build for the GPU's real target (`rocminfo | grep gfx`, --offload-arch=...) instead of overriding the "
          "version."},
+    }),
+
+log_line("HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+    "ROCm/ROCR-Runtime src/inc/hsa.h (HSA_STATUS_ERROR_OUT_OF_RESOURCES = 0x1008) and src/core/runtime/amd_aql_queue.cpp "
+    "(AqlQueue::DynamicScratchHandler: a dispatch whose scratch cannot be allocated); ROCm/hip#3253; "
+    "StanfordLegion/legion#1339; ROCm/legacy-rocm-build#95 and #1088 (at start-up)",
+    "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also "
+    "occur when the core runtime library needs to spawn threads or create internal OS-specific events. code: 0x1008",
+    "An error of the ROCm HSA runtime (status 0x1008): it could not allocate something it needs. After a kernel "
+    "launch, printed as 'Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES', it comes "
+    "from the queue's error handler: the dispatched kernel needs more scratch (private segment: register spills, "
+    "stack, local arrays) per thread than the runtime can allocate for the waves that may run at once, and the "
+    "process aborts. At start-up (hsa_init, queue creation, rocminfo) it means the driver could not create a queue "
+    "or map memory.",
+    "The process usually aborts from the queue callback; the HIP call that launched the kernel has already returned "
+    "hipSuccess, so the failing kernel is not named.",
+    "No equivalent status; NVIDIA reports a kernel whose local memory cannot be allocated as "
+    "cudaErrorLaunchOutOfResources or cudaErrorMemoryAllocation at the launch.",
+    {
+        {"A kernel with a large private segment (spilled registers, a dynamic stack from recursion or indirect calls, "
+         "big local arrays): the runtime reserves scratch for every wave that can be resident on every CU, and the "
+         "allocation fails (ROCR-Runtime amd_aql_queue.cpp promotes a failed scratch allocation to this status; seen "
+         "in ROCm/hip#3253 and in StanfordLegion/legion#1339 on an MI250X).",
+         "Find the kernel with AMD_SERIALIZE_KERNEL=3 AMD_LOG_LEVEL=3 (the last launch logged before the abort), read "
+         "its scratch with `wavefit inspect FILE --kernel NAME` (scratch, spills, dynamic stack), and cut it: a "
+         "smaller __launch_bounds__ (more registers per thread, fewer spills), fewer live values, no recursion or "
+         "large local arrays."},
+        {"The device memory is nearly full when the kernel is dispatched, so even a moderate scratch reservation "
+         "fails (the setting of ROCm/hip#3253: a garbage-collected program running close to out of memory).",
+         "Free device memory before the kernel (synchronize and release caches) and leave headroom for the "
+         "scratch of the largest kernel."},
+        {"At start-up, before any kernel: hsa_init or queue creation fails, e.g. opening /dev/kfd fails with ENOMEM "
+         "(ROCm/legacy-rocm-build#95 and #1088: rocminfo itself reports 0x1008).",
+         "Check `rocminfo` and dmesg for KFD errors and the host's free memory, and reduce the processes sharing the "
+         "GPU."},
     }),
 
 // ---------------------------------------------------------------- wavefit diagnostic codes (docs/cli.md)
