@@ -289,7 +289,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                  detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) + ") stay idle in every block",
              "use a multiple of " + num(d.wave_size) + " threads per block" +
                  detail::fix_example({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size}, d,
-                                     a.resources, a.config, detail::launch_work_shape::thread_per_item)});
+                                     a.resources, a.config, detail::launch_work_shape::thread_per_item, 0)});
     }
 
     if (t.scratch > 0) {

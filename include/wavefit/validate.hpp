@@ -161,8 +161,21 @@ namespace detail {
 // The configuration of a fix (launch_fix.hpp) as the fix says it: "grid (G, 1, 1) x block (B, 1, 1),
 // which covers the same N threads in x", or "... with a grid-stride loop in the kernel over the rest of
 // the N threads in x" where a device limit caps the grid.
-inline std::string fix_config_text(const launch_fix& fix, const launch_config& cfg) {
+inline std::string fix_config_text(const launch_fix& fix, const launch_config& cfg,
+                                   launch_work_shape shape = launch_work_shape::thread_per_item,
+                                   std::uint64_t group_threads = 0) {
     std::string text = "grid " + dims_text(fix.config.grid) + " x block " + dims_text(fix.config.block);
+    if (shape == launch_work_shape::block_per_unit)
+        return text + (fix.grid_stride ? ", with a block-stride loop in the kernel over the rest of the units"
+                                       : ": one block per unit as before (the kernel's indexing ties a block to a "
+                                         "unit), only the threads per block change");
+    if (shape == launch_work_shape::group_per_unit) {
+        const std::uint64_t group = group_threads == 0 ? 1 : group_threads;
+        const std::string units = "the same " + num(saturating_mul(cfg.grid.x, cfg.block.x / group)) + " units, one per " +
+                                  num(group) + " threads (the kernel's indexing ties a group to a unit)";
+        return text + (fix.grid_stride ? ", with a wave-stride loop in the kernel over the rest of the units"
+                                       : ", which covers " + units);
+    }
     const bool one_dimensional = cfg.grid.y == 1 && cfg.grid.z == 1 && cfg.block.y == 1 && cfg.block.z == 1;
     const bool counted = cfg.grid.x != 0 && cfg.block.x != 0 && !product_exceeds(cfg.grid.x, cfg.block.x, u64_max);
     const std::string threads = one_dimensional && counted ? "the " + num(cfg.grid.x * cfg.block.x) + " threads in x"
@@ -175,9 +188,10 @@ inline std::string fix_config_text(const launch_fix& fix, const launch_config& c
 
 // ": e.g. grid ... x block ..." for the fix of `f`, or "" where the fix names no configuration.
 inline std::string fix_example(const finding& f, const device_limits& d, const kernel_resources& k,
-                               const launch_config& cfg, launch_work_shape shape, const char* lead = ": e.g. ") {
-    const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape);
-    return fix ? lead + fix_config_text(*fix, cfg) : std::string();
+                               const launch_config& cfg, launch_work_shape shape, std::uint64_t group_threads,
+                               const char* lead = ": e.g. ") {
+    const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape, group_threads);
+    return fix ? lead + fix_config_text(*fix, cfg, shape, group_threads) : std::string();
 }
 
 // What the runtime does with such a launch, quoted from the code's entry in detail/runtime_outcome.hpp
@@ -209,7 +223,8 @@ inline std::string runtime_outcome(const finding& f, const device_limits& d, con
 // and every configuration it names passes check() for the same device and kernel (launch_fix.hpp;
 // `shape` says what a fix may change without changing what the kernel computes).
 inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k, const launch_config& cfg,
-                           detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item) {
+                           detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item,
+                           std::uint64_t group_threads = 0) {
     using detail::bytes_text;
     using detail::dims_text;
     using detail::num;
@@ -219,7 +234,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
     const std::string axis = f.axis >= 0 ? axis_name(f.axis) : "";
     const std::uint64_t threads = cfg.block.volume();
     diagnostic out{f.code, f.severity(), {}, {}};
-    const std::string example = detail::fix_example(f, d, k, cfg, shape);
+    const std::string example = detail::fix_example(f, d, k, cfg, shape, group_threads);
 
     switch (f.code) {
         case diagnostic_code::zero_dimension:
@@ -344,7 +359,7 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
         case diagnostic_code::work_items_exceed_dispatch_limit: {
             const std::uint64_t b = cfg.block[f.axis < 0 ? 0 : f.axis];
             // The block of the named configuration, which may differ (a block the kernel's bound refuses).
-            const std::optional<detail::launch_fix> fix = detail::fix_config(d, k, cfg, f, shape);
+            const std::optional<detail::launch_fix> fix = detail::fix_config(d, k, cfg, f, shape, group_threads);
             const std::uint64_t fixed_block = fix ? fix->config.block[f.axis < 0 ? 0 : f.axis] : b;
             const std::uint64_t max_grid =
                 fixed_block == 0 ? 0 : detail::min_u64(f.limit / fixed_block, d.max_grid[f.axis < 0 ? 0 : f.axis]);
@@ -395,9 +410,13 @@ inline diagnostic describe(const finding& f, const device_limits& d, const kerne
 }
 
 // Every diagnostic for launching `k` with `cfg` on `d`, errors first in the order the checks run.
-inline std::vector<diagnostic> check(const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
+// `shape` (and `group_threads` for group_per_unit) say how the kernel maps its work onto the launch,
+// which decides what the fixes may change.
+inline std::vector<diagnostic> check(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
+                                     detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item,
+                                     std::uint64_t group_threads = 0) {
     std::vector<diagnostic> out;
-    for (const finding& f : find_problems(d, k, cfg)) out.push_back(describe(f, d, k, cfg));
+    for (const finding& f : find_problems(d, k, cfg)) out.push_back(describe(f, d, k, cfg, shape, group_threads));
     return out;
 }
 

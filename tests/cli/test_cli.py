@@ -452,6 +452,23 @@ class CheckCommand(CliAssertions, unittest.TestCase):
         # and contract_allows_no_block is a plan's (PlanCommand tests it).
         self.assertEqual(covered, set(DIAGNOSTIC_CODES) - {"negative_size", "contract_allows_no_block"})
 
+    def test_a_fix_for_a_kernel_that_takes_a_unit_per_block_or_per_group_keeps_the_units_not_the_threads(self):
+        # Issue 20: "keeps the same threads" would launch 4x the rows of a block-per-row kernel.
+        base = ["--preset", "mi300x", "--grid", "8192", "--block", "1024", "--kernel-max-threads", "256"]
+        doc, result = self.check_json(*base, "--work-shape", "per-block")
+        fix = doc["diagnostics"][0]["fix"]
+        self.assertIn("grid (8192, 1, 1) x block (256, 1, 1): one block per unit as before", fix, result.describe())
+        self.assertNotIn("32768", fix, result.describe())
+        # A warp of 32 per row: 32 rows per block of 1024 become 8 per block of 256, the same 262144 rows.
+        doc, result = self.check_json(*base, "--work-shape", "per-group:32")
+        fix = doc["diagnostics"][0]["fix"]
+        self.assertIn("grid (32768, 1, 1) x block (256, 1, 1), which covers the same 262144 units", fix, result.describe())
+        # The default: the same threads.
+        doc, result = self.check_json(*base)
+        self.assertIn("the same 8388608 threads in x", doc["diagnostics"][0]["fix"], result.describe())
+        for bad in ("rows", "per-group:0", "per-group:x", "per-group:"):
+            self.assert_usage_error(run("check", *base, "--work-shape", bad), "--work-shape")
+
     def test_valid_launch_is_exit_0_with_no_diagnostics(self):
         result = run("check", "--preset", "mi300x", "--grid", "1000", "--block", "256", "--json")
         self.assert_exit(result, 0)

@@ -730,8 +730,16 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
         const kernel_resources& k = l.kernel;
         const launch_config& c = l.config;
         const bool repairable = wavefit::largest_runnable_block(d, k, c.dynamic_shared) > 0;
+        // How the kernel maps its work (every third launch each): what the fix may change differs.
+        // A group per unit is a 1-D launch of whole groups: other launches are not of that shape.
+        auto shape = static_cast<wavefit::detail::launch_work_shape>(i % 3);
+        if (shape == wavefit::detail::launch_work_shape::group_per_unit &&
+            (c.block.y != 1 || c.block.z != 1 || c.block.x < d.wave_size || d.max_block.x < d.wave_size ||
+             wavefit::largest_runnable_block(d, k, c.dynamic_shared) < d.wave_size))
+            shape = wavefit::detail::launch_work_shape::thread_per_item;
+        const std::uint64_t group = shape == wavefit::detail::launch_work_shape::group_per_unit ? d.wave_size : 0;
         for (const wavefit::finding& f : wavefit::find_problems(d, k, c)) {
-            const std::optional<wavefit::detail::launch_fix> fix = wavefit::detail::fix_config(d, k, c, f);
+            const std::optional<wavefit::detail::launch_fix> fix = wavefit::detail::fix_config(d, k, c, f, shape, group);
             const std::string code(wavefit::to_string(f.code));
             std::string why;
             if (!fix) {
@@ -743,7 +751,23 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
                       std::string(wavefit::to_string(wavefit::find_problems(d, k, fix->config).begin()->code));
             } else {
                 ++configs_named;
-                for (int a = 0; a < 3 && why.empty() && !fix->grid_stride; ++a) {
+                if (shape == wavefit::detail::launch_work_shape::block_per_unit && !fix->grid_stride)
+                    for (int a = 0; a < 3 && why.empty(); ++a)
+                        if (fix->config.grid[a] != std::max<std::uint64_t>(c.grid[a], 1))
+                            why = "changes the unit count (grid " + std::to_string(c.grid[a]) + " -> " +
+                                  std::to_string(fix->config.grid[a]) + ") of a kernel that takes a unit per block";
+                if (shape == wavefit::detail::launch_work_shape::group_per_unit && !fix->grid_stride && why.empty()) {
+                    const std::uint64_t before = c.grid.x * (c.block.x / group);
+                    const std::uint64_t after = fix->config.grid.x * (fix->config.block.x / group);
+                    if (fix->config.block.x % group != 0)
+                        why = "names a block of " + std::to_string(fix->config.block.x) + " that is not whole groups";
+                    else if (c.grid.x != 0 && c.block.x >= group && !product_exceeds(c.grid.x, c.block.x / group, u64_max) &&
+                             (after < before || after - before >= fix->config.block.x / group))
+                        why = "covers " + std::to_string(after) + " units for " + std::to_string(before);
+                }
+                for (int a = 0; a < 3 && why.empty() && !fix->grid_stride &&
+                                shape == wavefit::detail::launch_work_shape::thread_per_item;
+                     ++a) {
                     if (c.block[a] == 0 || c.grid[a] == 0 || product_exceeds(c.grid[a], c.block[a], u64_max)) continue;
                     const std::uint64_t before = c.grid[a] * c.block[a];
                     const std::uint64_t after = product_or_max(fix->config.grid[a], fix->config.block[a]);
@@ -751,8 +775,8 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
                         why = "covers " + std::to_string(after) + " threads in axis " + std::to_string(a) + " for " +
                               std::to_string(before) + " without saying grid-stride";
                 }
-                const std::string text = wavefit::describe(f, d, k, c).fix;
-                const std::string named = wavefit::detail::fix_config_text(*fix, c);
+                const std::string text = wavefit::describe(f, d, k, c, shape, group).fix;
+                const std::string named = wavefit::detail::fix_config_text(*fix, c, shape, group);
                 if (why.empty() && f.code != diagnostic_code::work_items_exceed_dispatch_limit &&
                     text.find(named) == std::string::npos)
                     why = "does not name its configuration: " + text;

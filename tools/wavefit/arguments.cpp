@@ -282,6 +282,16 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             r.grid = required_dims(given, spec, "--grid");
             r.block = required_dims(given, spec, "--block");
             r.kernel = kernel_from(given);
+            if (const std::string_view* shape = given.value("--work-shape")) {
+                if (*shape == "per-block") {
+                    r.work_shape = 1;
+                } else if (shape->substr(0, 10) == "per-group:") {
+                    r.work_shape = 2;
+                    r.group_threads = number_in_range("--work-shape", shape->substr(10), 1, 1024);
+                } else if (*shape != "per-thread") {
+                    throw usage_error("--work-shape " + quoted(*shape) + ": expected per-thread, per-block or per-group:N");
+                }
+            }
             return r;
         }
         case subcommand::plan: {

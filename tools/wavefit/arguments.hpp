@@ -61,6 +61,9 @@ struct check_request {
     kernel_choice kernel;
     dims grid;
     dims block;
+    // --work-shape: per-thread (0), per-block (1) or per-group:N (2, with group_threads N).
+    int work_shape = 0;
+    std::uint64_t group_threads = 0;
 };
 struct plan_request {
     bool json = false;

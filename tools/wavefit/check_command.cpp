@@ -14,7 +14,10 @@ command_output run(const check_request& r) {
     const launch_subject subject = launch_subject_for(r.device, r.kernel);
     const device_limits& d = subject.device.limits;
     const launch_config cfg{r.grid, r.block, r.kernel.dynamic_shared};
-    const std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg);
+    const auto shape = r.work_shape == 1   ? detail::launch_work_shape::block_per_unit
+                       : r.work_shape == 2 ? detail::launch_work_shape::group_per_unit
+                                           : detail::launch_work_shape::thread_per_item;
+    const std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg, shape, r.group_threads);
     const bool valid = is_launchable(d, subject.resources, cfg);
     const int exit_code = valid ? 0 : 1;
 

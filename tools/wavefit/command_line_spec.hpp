@@ -102,12 +102,18 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
          "Prints every field of the device's limits with what it means. Without a selector, every visible GPU.\n",
          {flags::preset, flags::device, flags::json}},
         {subcommand::check, "check",
-         "(--preset NAME | --device N | --kernel FILE:NAME) --grid X[,Y[,Z]] --block X[,Y[,Z]] [resources] [--json]",
+         "(--preset NAME | --device N | --kernel FILE:NAME) --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+         "    [--work-shape SHAPE] [resources] [--json]",
          "validate an explicit launch configuration",
          "Validates grid and block (in blocks and threads) against the device and the kernel's resources.\n"
+         "Every configuration a fix names passes check. --work-shape says how the kernel maps its work onto\n"
+         "the launch, which decides what a fix may change: per-thread (the default: the grid follows the\n"
+         "block, the same threads), per-block (a unit per block: the grid is the unit count and stays) or\n"
+         "per-group:N (a unit per N threads, e.g. per-group:32 for a CUDA warp per row: the same units).\n"
          "Exit status 0 when the launch is valid (warnings allowed), 1 when some diagnostic is an error.\n",
          launch_flags({{"--grid", "X[,Y[,Z]]", "grid size in blocks (missing dimensions are 1)"},
-                       {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"}})},
+                       {"--block", "X[,Y[,Z]]", "block size in threads (missing dimensions are 1)"},
+                       {"--work-shape", "SHAPE", "per-thread (default), per-block or per-group:N: what a fix may change"}})},
         {subcommand::plan, "plan",
          "(--preset NAME | --device N | --kernel FILE:NAME) (--elements N | --extent X[,Y[,Z]] | --per-block UNITS |\n"
          "    --per-wave UNITS [--group THREADS]) [--unit-size N] [contract] [resources] [--json]",

@@ -9,6 +9,7 @@
 #include <numeric>   // std::gcd
 #include <optional>  // a configuration, or none
 
+#include "../config.hpp"
 #include "../device_limits.hpp"
 #include "../diagnostic.hpp"
 #include "../dims.hpp"
@@ -17,16 +18,19 @@
 #include "../occupancy.hpp"
 #include "arithmetic.hpp"
 
-namespace wavefit::detail {
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // How the kernel maps its work onto the launch, which decides what a fix may change without
 // changing what the kernel computes.
 //  - thread_per_item: every thread handles the item at blockIdx * blockDim + threadIdx, behind an
 //    index guard, or loops over the items with a grid-stride loop. The grid may be rescaled with
 //    the block: grid x block (the threads in each dimension) is what must stay the same.
-// Kernels whose own indexing ties a block or a wave to a unit of work (a row per block) cannot be
-// rescaled that way; their shapes go here, with their rule in repaired_launch.
-enum class launch_work_shape { thread_per_item };
+//  - block_per_unit: the kernel takes unit blockIdx.x (a row, a tile): the grid is the unit count
+//    and stays; only the block's threads change (capped grids need a block-stride loop).
+//  - group_per_unit: a group of `group_threads` threads (a wave, or a CUDA warp of 32 kept as written)
+//    takes a unit: the units, not the threads, stay the same, so the grid follows the units per block.
+enum class launch_work_shape { thread_per_item, block_per_unit, group_per_unit };
 
 struct launch_fix {
     launch_config config{dims{1}, dims{1}};
@@ -91,18 +95,29 @@ constexpr dims repaired_block(const device_limits& d, const launch_config& cfg, 
 // (then grid_stride). nullopt when no block of the kernel can run on the device at all.
 constexpr std::optional<launch_fix> repaired_launch(const device_limits& d, const kernel_resources& k,
                                                     const launch_config& cfg, launch_work_shape shape,
-                                                    bool whole_waves) noexcept {
-    static_cast<void>(shape);  // thread_per_item is the only shape: the grid follows the block
+                                                    std::uint64_t group_threads, bool whole_waves) noexcept {
     const std::uint64_t largest = largest_runnable_block(d, k, cfg.dynamic_shared);
     if (largest == 0) return std::nullopt;
     launch_fix fix;
     fix.config.dynamic_shared = cfg.dynamic_shared;
     fix.config.block = repaired_block(d, cfg, largest, whole_waves);
+    const std::uint64_t group = shape == launch_work_shape::group_per_unit ? max_u64(1, group_threads) : 1;
+    if (group > 1) {
+        // Whole groups per block: x a multiple of the group (1-D blocks are what such kernels use).
+        if (fix.config.block.y != 1 || fix.config.block.z != 1 || fix.config.block.x < group) return std::nullopt;
+        fix.config.block.x = align_down(fix.config.block.x, group);
+    }
     for (int a = 0; a < 3; ++a) {
         const std::uint64_t grid = cfg.grid[a] == 0 ? 1 : cfg.grid[a];
         const std::uint64_t block = fix.config.block[a];
         std::uint64_t want = grid;
-        if (cfg.block[a] != 0) {
+        if (shape == launch_work_shape::block_per_unit) {
+            // One block per unit: the grid is the unit count whatever the block.
+        } else if (a == 0 && group > 1) {
+            // The same units: grid x (block / group) before and after.
+            const std::uint64_t units_before = saturating_mul(grid, max_u64(1, cfg.block.x / group));
+            want = ceil_div(units_before, block / group);
+        } else if (cfg.block[a] != 0) {
             if (product_exceeds(grid, cfg.block[a], u64_max)) {
                 want = u64_max;  // more threads than 64 bits count: capped below, so the kernel loops
             } else {
@@ -126,17 +141,21 @@ constexpr std::optional<launch_fix> repaired_launch(const device_limits& d, cons
 // wrong with the configuration (the shared memory opt-in is a call, not a configuration).
 constexpr std::optional<launch_fix> fix_config(const device_limits& d, const kernel_resources& k,
                                                const launch_config& cfg, const finding& f,
-                                               launch_work_shape shape = launch_work_shape::thread_per_item) noexcept {
+                                               launch_work_shape shape = launch_work_shape::thread_per_item,
+                                               std::uint64_t group_threads = 0) noexcept {
     switch (f.code) {
         case diagnostic_code::shared_memory_exceeds_limit:
-        case diagnostic_code::shared_memory_requires_opt_in: return std::nullopt;
+        case diagnostic_code::shared_memory_requires_opt_in:
+        case diagnostic_code::negative_size:
+        case diagnostic_code::contract_allows_no_block: return std::nullopt;
         case diagnostic_code::registers_exceed_limit:
             if (!f.scalar && d.max_registers_per_thread != 0 && k.registers > d.max_registers_per_thread)
                 return std::nullopt;
-            return repaired_launch(d, k, cfg, shape, false);
-        case diagnostic_code::block_not_wave_multiple: return repaired_launch(d, k, cfg, shape, true);
-        default: return repaired_launch(d, k, cfg, shape, false);
+            return repaired_launch(d, k, cfg, shape, group_threads, false);
+        case diagnostic_code::block_not_wave_multiple: return repaired_launch(d, k, cfg, shape, group_threads, true);
+        default: return repaired_launch(d, k, cfg, shape, group_threads, false);
     }
 }
 
-}  // namespace wavefit::detail
+}  // namespace detail
+WAVEFIT_END_NAMESPACE

@@ -376,7 +376,15 @@ inline void reject(launch_result& r, const findings& problems, const launch_entr
     r.device = device_text(limits);
     r.status = launch_status::rejected;
     r.diagnostic = first->code;
-    const diagnostic d = describe(*first, limits, e.kernel->resources, cfg);
+    // How the kernel maps the work onto the launch decides what the fix may change.
+    detail::launch_work_shape shape = launch_work_shape::thread_per_item;
+    std::uint64_t group = 0;
+    if (w != nullptr && w->kind == work_kind::per_block) shape = launch_work_shape::block_per_unit;
+    if (w != nullptr && w->kind == work_kind::per_wave) {
+        shape = launch_work_shape::group_per_unit;
+        group = unit_threads(limits, *w);
+    }
+    const diagnostic d = describe(*first, limits, e.kernel->resources, cfg, shape, group);
     r.message = "wavefit rejected launching " + launch_text(e, cfg, r.device) + " [" + std::string(to_string(d.code)) +
                 "]: " + d.message + ". Fix: " + d.fix;
     std::size_t more = 0;
