@@ -8,6 +8,7 @@
 
 #include <string>  // context values
 
+#include <wavefit/tuning.hpp>  // set_tuning_mode: the opt-in tuning tier
 #include <wavefit/wavefit.hpp>
 
 #include "gpu_support/gpu_support.hpp"

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 """Builds bench/RESULTS.md (and one plot per kernel and size) from the JSON of one benchmark run.
 
-    make_report.py [--zoo ZOO.json] [--launch LAUNCH.json] [--out bench/RESULTS.md] [--plots DIR]
-    make_report.py --summary [--zoo ZOO.json] [--launch LAUNCH.json]
+    make_report.py [--zoo ZOO.json] [--launch LAUNCH.json] [--external EXTERNAL.json] [--out bench/RESULTS.md]
+                   [--plots DIR]
+    make_report.py --summary [--zoo ZOO.json] [--launch LAUNCH.json] [--external EXTERNAL.json]
 
 ZOO.json comes from wavefit_bench_zoo, LAUNCH.json from wavefit_bench_launch (bench/run_h200.sh runs
-both). The report has the device and the exact commands, each target with its measured figure and
+both), EXTERNAL.json from wavefit_bench_external (bench/run_external.sh; its section is
+bench/external_report.py's table). The report has the device and the exact commands, each target with its measured figure and
 PASS/FAIL, a table per kernel (GB/s per strategy, % of the memcpy bandwidth measured in the same run,
 ratio to the sweep's best and to hard-coded 256) and a plot per kernel and size of bandwidth against
 block size with wavefit's choice marked. --summary prints the targets and a short table instead
@@ -19,6 +21,7 @@ import os
 import re
 import sys
 
+import external_report  # noqa: E402  (beside this file)
 from gbench_json import BadInput, load
 
 # BabelStream 5.0, CUDA, on this H200, 2^28 doubles (docs/performance.md): GB/s.
@@ -622,16 +625,21 @@ def main(argv=None, out=sys.stdout):
     p = _Parser(description=__doc__.split("\n\n")[0])
     p.add_argument("--zoo", help="wavefit_bench_zoo's JSON")
     p.add_argument("--launch", help="wavefit_bench_launch's JSON")
+    p.add_argument("--external", help="wavefit_bench_external's JSON (the external suite's section)")
     p.add_argument("--out", default=os.path.join(here, "RESULTS.md"), help="the Markdown report (default bench/RESULTS.md)")
     p.add_argument("--plots", default=None, help="folder for the PNG plots (default: results/ beside --out)")
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.add_argument("--summary", action="store_true", help="print the targets and a short table; write nothing")
     args = p.parse_args(argv)
-    if not args.zoo and not args.launch:
-        p.error("give --zoo and/or --launch")
+    if not args.zoo and not args.launch and not args.external:
+        p.error("give --zoo, --launch and/or --external")
     try:
         zoo_ctx, zoo_runs = load(args.zoo) if args.zoo else (None, None)
         launch_ctx, launch_runs = load(args.launch) if args.launch else (None, None)
+        external_text = ""
+        if args.external:
+            ext_ctx, ext_runs = load(args.external)
+            external_text = external_report.report(ext_ctx, ext_runs)
     except BadInput as e:
         print(f"make_report.py: {e}", file=sys.stderr)
         return 2
@@ -644,7 +652,11 @@ def main(argv=None, out=sys.stdout):
         print(f"make_report.py: {args.launch}: no launch benchmarks", file=sys.stderr)
         return 2
     if args.summary:
-        out.write(summary(zoo, launch))
+        if zoo is not None or launch is not None:
+            out.write(summary(zoo, launch))
+        if external_text:
+            out.write("external suite\n" + "\n".join(line for line in external_text.splitlines()
+                                                     if line.startswith("- ")) + "\n")
         return 0
     out_dir = os.path.dirname(os.path.abspath(args.out))
     plots_dir = args.plots or os.path.join(out_dir, "results")
@@ -663,7 +675,13 @@ def main(argv=None, out=sys.stdout):
     except OSError as e:
         print(f"make_report.py: cannot create {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
-    text = report(zoo_ctx, zoo, launch_ctx, launch, plots_dir, os.path.relpath(plots_dir, out_dir).replace(os.sep, "/"), with_plots)
+    if zoo is not None or launch is not None:
+        text = report(zoo_ctx, zoo, launch_ctx, launch, plots_dir, os.path.relpath(plots_dir, out_dir).replace(os.sep, "/"),
+                      with_plots)
+    else:
+        text = "# wavefit benchmark results\n"
+    if external_text:
+        text = text.rstrip("\n") + "\n\n" + external_text
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.out}" + (f" and plots in {plots_dir}" if with_plots else ""), file=out)

@@ -292,7 +292,7 @@ class BadInput(ReportCase):
         self.assertIn(text, result.stderr)
 
     def test_no_input(self):
-        self.assert_bad(self.run_script("--summary"), "give --zoo and/or --launch")
+        self.assert_bad(self.run_script("--summary"), "give --zoo, --launch and/or --external")
 
     def test_a_missing_file(self):
         self.assert_bad(self.run_script("--summary", "--zoo", os.path.join(self.dir.name, "none.json")), "no such file")

@@ -16,6 +16,7 @@
 #include <vector>       // host copies
 
 #include "gpu_support/gpu_support.hpp"
+#include "reference_sum.hpp"
 #include "register_heavy.hpp"
 #include "softmax.hpp"
 #include "stream.hpp"

@@ -2,6 +2,7 @@
 // Inputs the zoo computes from the element index, so that a check kernel can recompute any input
 // (never time on zeros, never trust an output that nothing checked), poisoned outputs (an element a
 // kernel forgot to write stays NaN and fails the check), and the device-side checks themselves.
+// Everything here is inline or a template, so several translation units may include it.
 #pragma once
 
 #include <wavefit/wavefit.hpp>
@@ -44,16 +45,6 @@ template <class T>
 __global__ void count_not_finite_kernel(const T* __restrict__ p, std::uint64_t n, unsigned long long* __restrict__ bad) {
     for (const std::uint64_t i : wavefit::grid_stride(n))
         if (!isfinite(p[i])) atomicAdd(bad, 1ull);
-}
-
-// sum over i of x(i) (or x(i) * y(i)) in double, from the formulas rather than from memory: what a
-// reduction over correctly filled inputs must return.
-__global__ void reference_sum_kernel(std::uint64_t n, value_range x, value_range y, bool product,
-                                     double* __restrict__ total) {
-    double acc = 0.0;
-    for (const std::uint64_t i : wavefit::grid_stride(n))
-        acc += product ? input_value(i, x) * input_value(i, y) : input_value(i, x);
-    atomicAdd(total, acc);
 }
 
 // Setup and check launches are raw with a fixed grid, so that the zoo's baseline does not depend on
@@ -102,18 +93,6 @@ unsigned long long count_not_finite(const T* p, std::uint64_t n, device_counter&
     GPU_RAW_LAUNCH(count_not_finite_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n, bad);
     gpu::check_last_launch("launching count_not_finite_kernel");
     return counter.read(s);
-}
-
-inline double reference_sum(std::uint64_t n, value_range x, value_range y, bool product, gpu::stream_t s) {
-    double* total = static_cast<double*>(gpu::allocate_bytes(sizeof(double)));
-    gpu::check(gpu::zero_async(total, sizeof(double), s), "clearing device memory");
-    GPU_RAW_LAUNCH(reference_sum_kernel, dim3(helper_blocks), dim3(helper_threads), 0, s, n, x, y, product, total);
-    gpu::check_last_launch("launching reference_sum_kernel");
-    gpu::check(gpu::synchronize(s), "synchronizing the stream");
-    double v = 0.0;
-    gpu::check(gpu::to_host(&v, total, sizeof v), "copying to the host");
-    (void)gpu::release(total);
-    return v;
 }
 
 }  // namespace wavefit_bench::zoo

@@ -166,7 +166,16 @@ TEST_CASE("a launch by element count uses exactly the configuration wavefit::pla
         counts.insert(m * d.compute_units * d.wave_size);
         counts.insert(m * d.compute_units * d.wave_size + 1);
     }
-    const wavefit::plan_options custom[] = {{}, {8192, 256, true}, {0, 64, true}, {0, 256, false}, {100000, 128, true}};
+    // plan_options gained fields before min_efficient_block: set the three this spec varies by name.
+    const auto options = [](std::uint64_t shared, std::uint64_t min_block, bool spread) {
+        wavefit::plan_options o;
+        o.dynamic_shared = shared;
+        o.min_efficient_block = min_block;
+        o.spread_small_work = spread;
+        return o;
+    };
+    const wavefit::plan_options custom[] = {{}, options(8192, 256, true), options(0, 64, true), options(0, 256, false),
+                                            options(100000, 128, true)};
 
     gpu::stream s;
     std::size_t compared = 0;

@@ -53,7 +53,7 @@ TEST_CASE("dynamic shared memory above 48 KiB is opted in automatically and usab
     // A planned launch with the same shared memory per block, and the largest a block may have.
     mismatch_counts.poison(0xAB);
     const wavefit::launch_result planned =
-        wavefit::try_launch(shared_roundtrip_fresh, wavefit::work::elements(blocks * threads, {bytes, 256, true}), s.get(),
+        wavefit::try_launch(shared_roundtrip_fresh, wavefit::work::elements(blocks * threads).shared_bytes(bytes), s.get(),
                             mismatch_counts.data(), words);
     INFO(planned.message);
     REQUIRE(gpu_test::status_name(planned.status) == "launched");
@@ -150,8 +150,8 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     GPU_REQUIRE_OK(gpu::current_device(device));
     (void)wavefit::current_device_limits();  // the device itself may already be known; the kernels must not be
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
-        REQUIRE(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) == nullptr);
-    const std::size_t kernels_before = wavefit::detail::kernel_cache().size();
+        REQUIRE(wavefit::detail::kernel_table().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) == nullptr);
+    const std::size_t kernels_before = wavefit::detail::kernel_table().size();
     const std::size_t choices_before = wavefit::detail::launch_table().size();
 
     constexpr int thread_count = 32;
@@ -209,8 +209,8 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
     // (device, kernel, launch form): the planned element count and the explicit configuration of each
     // of the eight kernels, however many threads raced to create them.
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
-        CHECK(wavefit::detail::kernel_cache().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
-    CHECK(wavefit::detail::kernel_cache().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
+        CHECK(wavefit::detail::kernel_table().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
+    CHECK(wavefit::detail::kernel_table().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
     CHECK(wavefit::detail::launch_table().size() - choices_before == static_cast<std::size_t>(2 * tagged_kernel_count));
 
     // These kernels are not in suite_kernels() (they had to be new here): their occupancy is compared now.
