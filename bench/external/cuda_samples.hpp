@@ -136,9 +136,9 @@ inline suite_case samples_vector_add_case(int n) {
     c.variants.push_back(original_variant("original", samples_vector_add, c.original, args));
     c.broken = raw_closure(samples_vector_add, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, samples_vector_add, wavefit::work::elements(n), args, args, "work::elements(numElements)");
-    add_grid_stride_ports(c, samples_vector_add_gs, wavefit::work::elements(n).kernel_loops(), args, args,
-                          "work::elements(numElements).kernel_loops()");
+    add_ports(c, samples_vector_add, wavefit::work::elements(n).block_powers_of_two(), args, args, "work::elements(numElements).block_powers_of_two()");
+    add_grid_stride_ports(c, samples_vector_add_gs, wavefit::work::elements(n).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(numElements).block_powers_of_two().kernel_loops()");
     c.keep = {a, b, out};
     return c;
 }
@@ -173,8 +173,8 @@ inline suite_case samples_scalar_prod_case(int vectorN, int elementN) {
     auto short_args = [=] { return std::make_tuple(out->data(), a->data(), b->data(), vectorN - 1, elementN); };
     c.broken = raw_closure(samples_scalar_prod, c.original, short_args);
     c.broken_what = "the original launch over one vector fewer";
-    add_ports(c, samples_scalar_prod, wavefit::work::per_block(vectorN, elementN).kernel_loops(), args, args,
-              "work::per_block(vectorN, elementN).kernel_loops()");
+    add_ports(c, samples_scalar_prod, wavefit::work::per_block(vectorN, elementN).block_powers_of_two().kernel_loops(), args, args,
+              "work::per_block(vectorN, elementN).block_powers_of_two().kernel_loops()");
     c.keep = {a, b, out};
     return c;
 }
@@ -214,9 +214,9 @@ inline suite_case samples_black_scholes_case(int optN) {
     c.broken = raw_closure(samples_black_scholes, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
     // __launch_bounds__(128) is in the kernel's attributes: wavefit reads it, the port need not say it.
-    add_ports(c, samples_black_scholes, wavefit::work::elements(pairs), args, args, "work::elements(optN/2)");
-    add_grid_stride_ports(c, samples_black_scholes_gs, wavefit::work::elements(pairs).kernel_loops(), args, args,
-                          "work::elements(optN/2).kernel_loops()");
+    add_ports(c, samples_black_scholes, wavefit::work::elements(pairs).block_powers_of_two(), args, args, "work::elements(optN/2).block_powers_of_two()");
+    add_grid_stride_ports(c, samples_black_scholes_gs, wavefit::work::elements(pairs).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(optN/2).block_powers_of_two().kernel_loops()");
     c.keep = {call, put, S, X, T};
     return c;
 }

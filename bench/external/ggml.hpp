@@ -129,9 +129,9 @@ inline suite_case ggml_swiglu_case(int tokens, int ffn) {
     c.variants.push_back(original_variant("original", ggml_swiglu, c.original, args));
     c.broken = raw_closure(ggml_swiglu, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, ggml_swiglu, wavefit::work::elements(k), args, args, "work::elements(k)");
-    add_grid_stride_ports(c, ggml_swiglu_gs, wavefit::work::elements(k).kernel_loops(), args, args,
-                          "work::elements(k).kernel_loops()");
+    add_ports(c, ggml_swiglu, wavefit::work::elements(k).block_powers_of_two(), args, args, "work::elements(k).block_powers_of_two()");
+    add_grid_stride_ports(c, ggml_swiglu_gs, wavefit::work::elements(k).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(k).block_powers_of_two().kernel_loops()");
     c.keep = {x, g, dst};
     return c;
 }

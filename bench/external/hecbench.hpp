@@ -143,16 +143,16 @@ inline suite_case hecbench_softmax_case(bool per_warp, int numSlice, int sliceSi
     if (per_warp) {
         c.variants.push_back(original_variant("original", hecbench_softmax2, c.original, args));
         c.broken = raw_closure(hecbench_softmax2, without_last_block(c.original), args);
-        add_ports(c, hecbench_softmax2, wavefit::work::per_group(numSlice, 32, sliceSize), args, args,
-                  "work::per_group(numSlice, 32, sliceSize)");
-        add_grid_stride_ports(c, hecbench_softmax2_gs, wavefit::work::per_group(numSlice, 32, sliceSize).kernel_loops(),
-                              args, args, "work::per_group(numSlice, 32, sliceSize).kernel_loops()");
+        add_ports(c, hecbench_softmax2, wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two(), args, args,
+                  "work::per_group(numSlice, 32, sliceSize).block_powers_of_two()");
+        add_grid_stride_ports(c, hecbench_softmax2_gs, wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two().kernel_loops(),
+                              args, args, "work::per_group(numSlice, 32, sliceSize).block_powers_of_two().kernel_loops()");
     } else {
         c.variants.push_back(original_variant("original", hecbench_softmax, c.original, args));
         c.broken = raw_closure(hecbench_softmax, without_last_block(c.original), args);
-        add_ports(c, hecbench_softmax, wavefit::work::elements(numSlice), args, args, "work::elements(numSlice)");
-        add_grid_stride_ports(c, hecbench_softmax_gs, wavefit::work::elements(numSlice).kernel_loops(), args, args,
-                              "work::elements(numSlice).kernel_loops()");
+        add_ports(c, hecbench_softmax, wavefit::work::elements(numSlice).block_powers_of_two(), args, args, "work::elements(numSlice).block_powers_of_two()");
+        add_grid_stride_ports(c, hecbench_softmax_gs, wavefit::work::elements(numSlice).block_powers_of_two().kernel_loops(), args, args,
+                              "work::elements(numSlice).block_powers_of_two().kernel_loops()");
     }
     c.broken_what = "the original launch without its last block";
     c.keep = {src, dest};

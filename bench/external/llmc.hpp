@@ -338,9 +338,9 @@ inline suite_case llmc_encoder_case(int B, int T, int C, int V) {
     c.broken = raw_closure(llmc_encoder_forward, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
     const std::uint64_t quads = out_n / 4;
-    add_ports(c, llmc_encoder_forward, wavefit::work::elements(quads), args, args, "work::elements(B*T*C/4)");
-    add_grid_stride_ports(c, llmc_encoder_forward_gs, wavefit::work::elements(quads).kernel_loops(), args, args,
-                          "work::elements(B*T*C/4).kernel_loops()");
+    add_ports(c, llmc_encoder_forward, wavefit::work::elements(quads).block_powers_of_two(), args, args, "work::elements(B*T*C/4).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_encoder_forward_gs, wavefit::work::elements(quads).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(B*T*C/4).block_powers_of_two().kernel_loops()");
     c.keep = {out, tokens, wte, wpe};
     return c;
 }
@@ -379,9 +379,9 @@ inline suite_case llmc_layernorm_case(int B, int T, int C) {
     c.variants.push_back(original_variant("original", llmc_layernorm_forward, c.original, args));
     c.broken = raw_closure(llmc_layernorm_forward, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_layernorm_forward, wavefit::work::per_group(N, 32, C), args, args, "work::per_group(B*T, 32, C)");
-    add_grid_stride_ports(c, llmc_layernorm_forward_gs, wavefit::work::per_group(N, 32, C).kernel_loops(), args, args,
-                          "work::per_group(B*T, 32, C).kernel_loops()");
+    add_ports(c, llmc_layernorm_forward, wavefit::work::per_group(N, 32, C).block_powers_of_two(), args, args, "work::per_group(B*T, 32, C).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_layernorm_forward_gs, wavefit::work::per_group(N, 32, C).block_powers_of_two().kernel_loops(), args, args,
+                          "work::per_group(B*T, 32, C).block_powers_of_two().kernel_loops()");
     c.keep = {inp, out, mean, rstd, weight, bias};
     return c;
 }
@@ -413,10 +413,10 @@ inline suite_case llmc_attention_softmax_case(int B, int NH, int T) {
     // Blocks are taken in reverse: without the last block, the first rows are missing.
     c.broken = raw_closure(llmc_attention_softmax, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_attention_softmax, wavefit::work::per_group(rows, 32, T), args, args,
-              "work::per_group(B*NH*T, 32, T)");
-    add_grid_stride_ports(c, llmc_attention_softmax_gs, wavefit::work::per_group(rows, 32, T).kernel_loops(), args, args,
-                          "work::per_group(B*NH*T, 32, T).kernel_loops()");
+    add_ports(c, llmc_attention_softmax, wavefit::work::per_group(rows, 32, T).block_powers_of_two(), args, args,
+              "work::per_group(B*NH*T, 32, T).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_attention_softmax_gs, wavefit::work::per_group(rows, 32, T).block_powers_of_two().kernel_loops(), args, args,
+                          "work::per_group(B*NH*T, 32, T).block_powers_of_two().kernel_loops()");
     c.keep = {preatt, att};
     return c;
 }
@@ -444,9 +444,9 @@ inline suite_case llmc_residual_case(int B, int T, int C) {
     c.variants.push_back(original_variant("original", llmc_residual_forward, c.original, args));
     c.broken = raw_closure(llmc_residual_forward, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_residual_forward, wavefit::work::elements(N), args, args, "work::elements(B*T*C)");
-    add_grid_stride_ports(c, llmc_residual_forward_gs, wavefit::work::elements(N).kernel_loops(), args, args,
-                          "work::elements(B*T*C).kernel_loops()");
+    add_ports(c, llmc_residual_forward, wavefit::work::elements(N).block_powers_of_two(), args, args, "work::elements(B*T*C).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_residual_forward_gs, wavefit::work::elements(N).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(B*T*C).block_powers_of_two().kernel_loops()");
     c.keep = {inp1, inp2, out};
     return c;
 }
@@ -472,9 +472,9 @@ inline suite_case llmc_gelu_case(int B, int T, int C) {
     c.variants.push_back(original_variant("original", llmc_gelu_forward, c.original, args));
     c.broken = raw_closure(llmc_gelu_forward, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_gelu_forward, wavefit::work::elements(N), args, args, "work::elements(B*T*4*C)");
-    add_grid_stride_ports(c, llmc_gelu_forward_gs, wavefit::work::elements(N).kernel_loops(), args, args,
-                          "work::elements(B*T*4*C).kernel_loops()");
+    add_ports(c, llmc_gelu_forward, wavefit::work::elements(N).block_powers_of_two(), args, args, "work::elements(B*T*4*C).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_gelu_forward_gs, wavefit::work::elements(N).block_powers_of_two().kernel_loops(), args, args,
+                          "work::elements(B*T*4*C).block_powers_of_two().kernel_loops()");
     c.keep = {inp, out};
     return c;
 }
@@ -587,9 +587,9 @@ inline suite_case llmc_adamw_case(long num_parameters, const std::string& model)
     c.variants.push_back(original_variant("original", llmc_adamw, c.original, args));
     c.broken = raw_closure(llmc_adamw, without_last_block(c.original), args);
     c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_adamw, wavefit::work::elements(n), args, scratch_args, "work::elements(num_parameters)");
-    add_grid_stride_ports(c, llmc_adamw_gs, wavefit::work::elements(n).kernel_loops(), args, scratch_args,
-                          "work::elements(num_parameters).kernel_loops()");
+    add_ports(c, llmc_adamw, wavefit::work::elements(n).block_powers_of_two(), args, scratch_args, "work::elements(num_parameters).block_powers_of_two()");
+    add_grid_stride_ports(c, llmc_adamw_gs, wavefit::work::elements(n).block_powers_of_two().kernel_loops(), args, scratch_args,
+                          "work::elements(num_parameters).block_powers_of_two().kernel_loops()");
     c.keep = {params, grads, m, v, scratch_params, scratch_m, scratch_v};
     return c;
 }

@@ -107,6 +107,11 @@ struct work {
     // record measured something faster.
     bool has_baseline = false;
     launch_config baseline{dims{0}, dims{0}};
+    // Whether the blocks were stated (block_powers_of_two, block_any_wave_multiple, block_at_most,
+    // block_fixed). A work that replaces a configuration and states none keeps that configuration's
+    // block: the block an unchanged kernel was written for is the one it is known to compute right with.
+    bool blocks_stated = false;
+    bool block_from_baseline = false;  // contract.fixed_block is the baseline's (not stated)
 
     // n items, one per thread.
     template <class Count, detail::if_size_type<Count> = 0>
@@ -156,17 +161,32 @@ struct work {
     // Exactly this block, with a planned grid: the kernel was written for it.
     constexpr work block_fixed(const dims& block) const noexcept {
         return with([&block](work& w) {
+            w.state_blocks();
             w.contract.fixed_block = block;
             w.negative = w.negative || block.negative;
         });
     }
+    // Power-of-two blocks (the default without a baseline): a tree reduction over blockDim, or a kernel
+    // that works with any block, stated so that a port with replacing() may change its block.
+    constexpr work block_powers_of_two() const noexcept {
+        return with([](work& w) {
+            w.state_blocks();
+            w.contract.powers_of_two = true;
+        });
+    }
     // At most `threads` per block (a shared array sized for them); still powers of two unless lifted.
     constexpr work block_at_most(std::uint32_t threads) const noexcept {
-        return with([threads](work& w) { w.contract.max_block = threads; });
+        return with([threads](work& w) {
+            w.state_blocks();
+            w.contract.max_block = threads;
+        });
     }
     // Any multiple of the wave size, not only powers of two (the kernel has no tree reduction over blockDim).
     constexpr work block_any_wave_multiple() const noexcept {
-        return with([](work& w) { w.contract.powers_of_two = false; });
+        return with([](work& w) {
+            w.state_blocks();
+            w.contract.powers_of_two = false;
+        });
     }
     // Dynamic shared memory per block: `bytes`, plus `per_thread` bytes for each thread of the block.
     constexpr work shared_bytes(std::uint64_t bytes, std::uint64_t per_thread = 0) const noexcept {
@@ -198,11 +218,18 @@ struct work {
     }
     // The configuration this launch replaces (a `<<<grid, block, shared>>>` port): without a tuning
     // record it is launched as it is, validated; the tuner measures it first and replaces it only with
-    // a configuration that beats it beyond the noise.
+    // a configuration that beats it beyond the noise. Unless the blocks were stated, its block is the
+    // only one allowed (a third of public kernels compute right with one block only, and half give
+    // other bits with another: docs/kernel-contract-evidence.md); state them to let the tuner try others.
     constexpr work replacing(const launch_config& original) const noexcept {
         return with([&original](work& w) {
             w.has_baseline = true;
             w.baseline = original;
+            w.negative = w.negative || original.has_negative();
+            if (!w.blocks_stated) {
+                w.contract.fixed_block = original.block;
+                w.block_from_baseline = true;
+            }
         });
     }
 
@@ -212,6 +239,15 @@ struct work {
     constexpr bool loops() const noexcept { return contract.cover == coverage::kernel_loops; }
 
 private:
+    // A stated block constraint replaces a block that only came from the baseline.
+    constexpr void state_blocks() noexcept {
+        blocks_stated = true;
+        if (block_from_baseline) {
+            contract.fixed_block = dims{0, 0, 0};
+            block_from_baseline = false;
+        }
+    }
+
     template <class Count>
     static constexpr work make(work_kind kind, Count n, const plan_options& o) noexcept {
         work w;

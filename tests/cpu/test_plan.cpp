@@ -462,3 +462,19 @@ TEST_CASE("plans are constant expressions", "[plan]") {
                   "one pass refused at compile time");
     SUCCEED();
 }
+
+TEST_CASE("a work that replaces a configuration keeps its block unless the blocks are stated", "[plan][contract]") {
+    const wavefit::launch_config original{dims{1000}, dims{128}};
+    const work kept = work::elements(128000).replacing(original);
+    CHECK(kept.contract.fixed_block == dims{128});
+    // Stated before or after, a block constraint lifts the baseline's block.
+    CHECK_FALSE(work::elements(128000).block_powers_of_two().replacing(original).contract.has_fixed_block());
+    CHECK_FALSE(work::elements(128000).replacing(original).block_any_wave_multiple().contract.has_fixed_block());
+    CHECK(work::elements(128000).replacing(original).block_at_most(256).contract.max_block == 256);
+    CHECK(work::elements(128000).block_fixed(dims{64}).replacing(original).contract.fixed_block == dims{64});
+    // plan() of such a work is the configuration it replaces, validated.
+    const launch_plan p = plan(presets::mi300x, kernel_resources{}, kept);
+    CHECK(p.rule == block_rule::baseline);
+    CHECK(p.config() == original);
+    CHECK(p.ok());
+}

@@ -230,7 +230,7 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
         fake::name_kernel(address_of<11>(), "_Z13tuned_kernelILi11EEvPfi");
         fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 128 ? 900000.0 : 1000000.0; });
-        const wavefit::work w = wavefit::work::elements(n).replacing(original);
+        const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
         const wavefit::tuning_result r = wavefit::tune(tuned_kernel<11>, w, nullptr, nullptr, 4099);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
         REQUIRE(r.ok);
@@ -245,7 +245,7 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     SECTION("the plan beats it by 10%: the record replaces it, and `use` launches the plan") {
         fake::name_kernel(address_of<12>(), "_Z13tuned_kernelILi12EEvPfi");
         fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 900000.0 : 1000000.0; });
-        const wavefit::work w = wavefit::work::elements(n).replacing(original);
+        const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
         const wavefit::tuning_result r = wavefit::tune(tuned_kernel<12>, w, nullptr, nullptr, 4099);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
         REQUIRE(r.ok);
@@ -260,11 +260,25 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     SECTION("a candidate that is faster only by the noise does not replace it") {
         fake::name_kernel(address_of<13>(), "_Z13tuned_kernelILi13EEvPfi");
         fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 999000.0 : 1000000.0; });
-        const wavefit::tuning_result r =
-            wavefit::tune(tuned_kernel<13>, wavefit::work::elements(n).replacing(original), nullptr, nullptr, 4099);
+        const wavefit::tuning_result r = wavefit::tune(
+            tuned_kernel<13>, wavefit::work::elements(n).block_powers_of_two().replacing(original), nullptr, nullptr, 4099);
         REQUIRE(r.ok);
         CHECK_FALSE(r.tuned);
         CHECK(r.chosen == original);
+    }
+    SECTION("blocks not stated: the replaced configuration's block is the only one tried, however fast another is") {
+        fake::name_kernel(address_of<14>(), "_Z13tuned_kernelILi14EEvPfi");
+        fake::set_duration_model([](const void*, dim3, dim3 block) {
+            if (block.x != 128) fake::count().bad_launches.fetch_add(1);  // a block the kernel was not written for
+            return 1000000.0;
+        });
+        const int bad_before = fake::count().bad_launches.load();
+        const wavefit::tuning_result r =
+            wavefit::tune(tuned_kernel<14>, wavefit::work::elements(n).replacing(original), nullptr, nullptr, 4099);
+        REQUIRE(r.ok);
+        CHECK_FALSE(r.tuned);
+        CHECK(r.chosen == original);
+        CHECK(fake::count().bad_launches.load() == bad_before);
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "../config.hpp"
 #include "../platform.hpp"
+#include "wave.hpp"
 
 #if !(WAVEFIT_DEVICE_COMPILER || WAVEFIT_PLATFORM_HIP)
 #error "wavefit/device/grid_stride.hpp is for HIP or CUDA device code"
@@ -83,6 +84,19 @@ __device__ inline grid_stride_range block_stride(std::uint64_t units) noexcept {
     const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
     return {block, units, std::uint64_t{gridDim.x} * gridDim.y * gridDim.z};
 }
+
+// Every unit of [0, units) once across the grid's groups of `lanes` consecutive threads, for
+// work::per_group(units, lanes).kernel_loops() launches: `for (auto row : wavefit::wave_stride(rows, 32))`.
+// Every lane of a group sees the same units, so the group works on each together; the block holds
+// whole groups (the contract's blocks are multiples of the group).
+__device__ inline grid_stride_range wave_stride(std::uint64_t units, unsigned lanes) noexcept {
+    const std::uint64_t group = lanes == 0 ? 1 : lanes;
+    return {global_thread_index() / group, units, global_thread_count() / group};
+}
+
+// The same with one unit per wave (work::per_wave(units).kernel_loops()): 64 lanes on gfx9, 32 on
+// NVIDIA and RDNA.
+__device__ inline grid_stride_range wave_stride(std::uint64_t units) noexcept { return wave_stride(units, wave_size()); }
 
 // Indices [0, n) along one axis of a 2-D/3-D launch (0 = x, 1 = y, 2 = z): a clamped axis of an
 // extent plan is covered by striding along it.
