@@ -43,6 +43,8 @@ GPU_CALLS_ALLOWED = {
     "tests/cpu/test_runtime_caches_fake_hip.cpp": "lowers an attribute behind wavefit's back, as another library would",
     "tests/data/h200/occupancy_zoo.cu": "the CUDA-only program that recorded tests/data/h200 (run once, by hand)",
     "examples/cmake_consumer/main.hip": "an outside project, written as a user writes one",
+    "bench/compile_cost/raw.hip": "the compile-cost baseline: a launch written without wavefit",
+    "bench/compile_cost/raw.cu": "the compile-cost baseline: a launch written without wavefit",
 }
 GPU_CALL_DIRS = ("gpu_support/",)
 PLATFORM_HEADER = "include/wavefit/platform.hpp"
