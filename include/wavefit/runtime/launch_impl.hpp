@@ -265,30 +265,34 @@ constexpr std::uint32_t unit_class(const work& w) noexcept {
 
 inline launch_key key_for(int device, const void* kernel, const work* w, std::uint32_t tuning_generation) noexcept {
     launch_key key;
-    key.device = device;
-    key.kernel = kernel;
-    if (w == nullptr) return key;
-    key.planned = true;
-    key.has_baseline = w->has_baseline;
-    key.kind = w->kind;
-    key.contract = w->contract;
-    key.dynamic_shared = w->options.dynamic_shared;
-    key.shared_per_thread = w->options.shared_per_thread;
-    key.shared_for_block = w->options.shared_for_block;
-    key.min_efficient_block = w->options.min_efficient_block;
-    key.spread_small_work = w->options.spread_small_work;
-    key.grid = w->options.grid;
-    key.grid_factor = w->options.grid == grid_policy::saturate  ? w->options.saturation_rounds
-                      : w->options.grid == grid_policy::coarsen ? w->options.items_per_thread
-                                                                : 0;
-    key.unit_bucket = unit_class(*w);
+    std::uint64_t* k = key.words;
+    k[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    k[1] = static_cast<std::uint32_t>(device);
+    if (w == nullptr) return key;  // an explicit configuration: the kernel's state only
+    const kernel_contract& c = w->contract;
+    const plan_options& o = w->options;
     // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
-    if (tuning_generation != 0) {
-        std::uint32_t bucket = 0;
-        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++bucket;
-        key.size_bucket = bucket;
-        key.generation = tuning_generation;
-    }
+    std::uint64_t size_bucket = 0;
+    if (tuning_generation != 0)
+        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++size_bucket;
+    const std::uint64_t factor = o.grid == grid_policy::saturate  ? o.saturation_rounds
+                                 : o.grid == grid_policy::coarsen ? o.items_per_thread
+                                                                  : 0;
+    k[1] |= (std::uint64_t{1} << 32) | (std::uint64_t{w->has_baseline} << 33) |
+            (static_cast<std::uint64_t>(w->kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
+            (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
+            (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
+            (std::uint64_t{unit_class(*w)} << 48) | (size_bucket << 56);
+    k[2] = c.max_block | (std::uint64_t{c.group_threads} << 32);
+    k[3] = c.fixed_block.x;
+    k[4] = c.fixed_block.y;
+    k[5] = c.fixed_block.z;
+    k[6] = o.dynamic_shared;
+    k[7] = o.shared_per_thread;
+    k[8] = reinterpret_cast<std::uintptr_t>(o.shared_for_block);
+    k[9] = o.min_efficient_block;
+    k[10] = factor;
+    k[11] = tuning_generation;
     return key;
 }
 
@@ -424,15 +428,21 @@ inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const
     return true;
 }
 
+// Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact. Built
+// at each call (not kept in a variable whose address is taken), the dim3 stays in registers.
+inline dim3 runtime_dims(const dims& d) noexcept {
+    return dim3(static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z));
+}
+
 // The runtime refused a launch that relies on the dynamic shared memory opt-in. If the program
 // lowered the kernel's max-dynamic-shared-memory attribute after wavefit raised it, wavefit's cached
 // limit is stale: it is re-read, raised again once, and the launch retried. Returns the retry's
 // error (success when it worked), or `failed` when the attribute is not the cause; `note` says what
 // was found, for the message.
-inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel, const launch_config& cfg,
-                                                    const dim3& grid, const dim3& block, void** args,
-                                                    backend::stream_type stream, backend::error_type failed,
-                                                    std::string& note) {
+WAVEFIT_NOINLINE inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel,
+                                                                    const launch_config& cfg, void** args,
+                                                                    backend::stream_type stream,
+                                                                    backend::error_type failed, std::string& note) {
     kernel_state& k = *e.kernel;
     kernel_resources now{};
     std::uint64_t current_limit = 0;
@@ -453,8 +463,8 @@ inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const
         return failed;
     }
     k.dynamic_shared_limit.store(cfg.dynamic_shared, std::memory_order_release);
-    const backend::error_type retried =
-        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    const backend::error_type retried = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block),
+                                                               args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
     if (retried != backend::success)
         note +=
             "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
@@ -478,15 +488,11 @@ inline void validated_launch(launch_result& r, const launch_entry& e, const laun
         return;
     }
     if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
-    // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
-    const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
-    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y),
-                     static_cast<unsigned>(cfg.block.z));
-    backend::error_type err =
-        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    backend::error_type err = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block), args,
+                                                     static_cast<std::size_t>(cfg.dynamic_shared), stream);
     std::string note;
     if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
-        err = retry_after_stale_opt_in(e, kernel, cfg, grid, block, args, stream, err, note);
+        err = retry_after_stale_opt_in(e, kernel, cfg, args, stream, err, note);
     if (err != backend::success) {
         name_failure(r, e);
         fail_runtime(r, err, "launching " + launch_text(e, cfg, r.device));
