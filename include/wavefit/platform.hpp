@@ -54,6 +54,18 @@
 #define WAVEFIT_DEVICE_PASS 0
 #endif
 
+// WAVEFIT_FUNC marks the non-template functions of the runtime layer. Header-only (the default) makes
+// them inline in every translation unit's host pass; with WAVEFIT_SEPARATE_COMPILATION defined they are
+// only declared, and one translation unit that includes <wavefit/compiled.hpp> (the CMake target
+// wavefit::compiled builds it) defines them. A device pass only declares them either way: it compiles
+// no host function, so it never needs their definitions (and an inline declaration without one would
+// draw -Wundefined-inline).
+#if defined(WAVEFIT_SEPARATE_COMPILATION) || WAVEFIT_DEVICE_PASS
+#define WAVEFIT_FUNC
+#else
+#define WAVEFIT_FUNC inline
+#endif
+
 #if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__ && defined(__AMDGCN__)
 #define WAVEFIT_AMDGCN_DEVICE_PASS 1
 #else
