@@ -27,6 +27,14 @@
 #define WAVEFIT_NOINLINE
 #endif
 
+// Whether C++ exceptions are enabled. Without them, what would throw is left out (wavefit::launch,
+// presets::by_name) and the non-throwing forms remain (try_launch, presets::find).
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define WAVEFIT_EXCEPTIONS 1
+#else
+#define WAVEFIT_EXCEPTIONS 0
+#endif
+
 // A tiny forwarding template that must leave no function of its own behind (detail::concat).
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVEFIT_ALWAYS_INLINE __attribute__((always_inline))

@@ -34,9 +34,14 @@ struct text_piece {
     template <class Number, std::enable_if_t<std::is_integral_v<Number> && !std::is_same_v<Number, bool> &&
                                                  !std::is_same_v<Number, char>,
                                              int> = 0>
-    text_piece(Number n) noexcept
-        : text(n < 0 ? negative_number : nullptr),
-          value(n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n)) {}
+    text_piece(Number n) noexcept : text(nullptr), value(static_cast<std::uint64_t>(n)) {
+        if constexpr (std::is_signed_v<Number>) {
+            if (n < 0) {
+                text = negative_number;
+                value = 0 - static_cast<std::uint64_t>(n);
+            }
+        }
+    }
 };
 
 // The pieces joined, out of line: a message in the source is one call with an array of pieces, which
