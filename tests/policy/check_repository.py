@@ -177,8 +177,14 @@ PUBLIC_NAMESPACES = {"wavefit", "wavefit::presets"}
 KEYWORDS = {"operator", "if", "for", "while", "switch", "return", "sizeof", "static_assert", "decltype"}
 
 
+NAMESPACE_MACRO_OPEN = re.compile(r"^WAVEFIT_BEGIN_NAMESPACE\b")
+NAMESPACE_MACRO_CLOSE = re.compile(r"^WAVEFIT_END_NAMESPACE\b")
+
+
 def public_names(root):
-    """Names declared at namespace scope in wavefit and wavefit::presets, with where."""
+    """Names declared at namespace scope in wavefit and its public sub-namespaces, with where. The
+    headers open wavefit with WAVEFIT_BEGIN_NAMESPACE (namespace wavefit and its versioned inline
+    namespace) and close it with WAVEFIT_END_NAMESPACE."""
     names = {}
     for header in sorted((root / "include" / "wavefit").rglob("*.hpp")):
         rel = str(header.relative_to(root))
@@ -186,6 +192,15 @@ def public_names(root):
         stack = []  # (namespace parts, brace depth inside it)
         depth = 0
         for number, line in enumerate(code.splitlines(), 1):
+            if NAMESPACE_MACRO_OPEN.match(line):
+                depth += 1
+                stack.append((["wavefit"], depth))
+                continue
+            if NAMESPACE_MACRO_CLOSE.match(line):
+                if stack and stack[-1][0] == ["wavefit"]:
+                    stack.pop()
+                    depth -= 1
+                continue
             opened = NAMESPACE_OPEN.match(line)
             at_namespace_scope = depth == (stack[-1][1] if stack else 0)
             if opened:
@@ -198,7 +213,7 @@ def public_names(root):
                 for pattern in DECLARATIONS:
                     m = pattern.match(line)
                     if m and m.group(1) not in KEYWORDS:
-                        names.setdefault(m.group(1), f"{rel}:{number}")
+                        names.setdefault(f"{full}::{m.group(1)}" if full != "wavefit" else m.group(1), f"{rel}:{number}")
                         break
             for c in line:
                 if c == "{":
