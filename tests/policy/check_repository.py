@@ -213,7 +213,7 @@ def public_names(root):
                 for pattern in DECLARATIONS:
                     m = pattern.match(line)
                     if m and m.group(1) not in KEYWORDS:
-                        names.setdefault(f"{full}::{m.group(1)}" if full != "wavefit" else m.group(1), f"{rel}:{number}")
+                        names.setdefault(m.group(1), f"{rel}:{number}")
                         break
             for c in line:
                 if c == "{":
