@@ -64,6 +64,12 @@ public:
     const std::vector<CXCursor>& functions() const noexcept { return functions_; }
     std::vector<CXCursor>& mutable_functions() noexcept { return functions_; }
 
+    // The first use in `function` (or the functions it calls, or with `with_callers` those that call it)
+    // of something that sees the whole hardware wavefront: a ballot, an indexed or upward shuffle without
+    // a width of 32, warpSize, __lane_id(). Empty when there is none: then code that computes lanes and
+    // warps with 32 is a consistent scheme of 32-lane groups, correct inside a 64-lane wavefront.
+    std::string wave_use(CXCursor function, bool with_callers);
+
     // Records a finding at `at` (macro arguments map to where they were written, macro bodies to the
     // macro's use). Findings outside the scope are dropped.
     void report(std::string_view code, CXCursor at, std::string message, std::string fix,
@@ -79,7 +85,18 @@ private:
     tu_tokens tokens_;
     std::map<std::string, kernel_info> kernels_;
     std::vector<CXCursor> functions_;
+    struct function_waves {
+        std::string own;                  // the function's own first wave-level use, described
+        std::vector<std::string> callees;  // USRs of functions it calls
+        std::vector<std::string> callers;
+    };
+    std::map<std::string, function_waves> waves_;  // by function USR (templates: the template's)
+    bool waves_built_ = false;
+    void build_waves();
 };
+
+// The USR a function is known by: its template's for an instantiation or specialization.
+std::string function_key(CXCursor function);
 
 // Reads the unit's macros, constants, functions and kernels, then runs every check.
 void analyze_translation_unit(analysis& a);

@@ -161,19 +161,29 @@ void collect(const std::vector<CXCursor>& children, analysis& a) {
 }
 
 // A function template's instantiations have concrete types and values where the template has dependent
-// ones: where the unit instantiated a template, its instantiations are checked instead of the template.
+// ones: where the unit instantiated a template, its first instantiation is checked instead of the
+// template. (Every instantiation has the template's source positions, so one stands for all; checking a
+// hundred instantiations of one kernel would only repeat the same findings at a hundred times the cost.)
 void prefer_instantiations(analysis& a) {
     std::set<std::string> instantiated;
-    for (const CXCursor& f : a.functions()) {
+    std::vector<CXCursor>& functions = a.mutable_functions();
+    std::vector<CXCursor> kept;
+    for (const CXCursor& f : functions) {
         if (clang_getCursorKind(f) == CXCursor_FunctionTemplate) continue;
         const CXCursor pattern = clang_getSpecializedCursorTemplate(f);
-        if (!clang_Cursor_isNull(pattern)) instantiated.insert(take(clang_getCursorUSR(pattern)));
+        if (clang_Cursor_isNull(pattern)) continue;
+        if (instantiated.insert(take(clang_getCursorUSR(pattern))).second) kept.push_back(f);
     }
-    std::vector<CXCursor>& functions = a.mutable_functions();
     functions.erase(std::remove_if(functions.begin(), functions.end(),
                                    [&](CXCursor f) {
-                                       return clang_getCursorKind(f) == CXCursor_FunctionTemplate &&
-                                              instantiated.count(take(clang_getCursorUSR(f))) != 0;
+                                       const CXCursor pattern = clang_getSpecializedCursorTemplate(f);
+                                       const std::string key = take(clang_getCursorUSR(
+                                           clang_getCursorKind(f) == CXCursor_FunctionTemplate || clang_Cursor_isNull(pattern) ? f : pattern));
+                                       if (instantiated.count(key) == 0) return false;
+                                       // The template itself and every instantiation but the first go.
+                                       for (const CXCursor& k : kept)
+                                           if (same_cursor(k, f)) return false;
+                                       return true;
                                    }),
                     functions.end());
 }

@@ -101,6 +101,8 @@ public:
     const macro* find_macro(std::string_view name) const;
     // The macro expansion cursors whose range contains `r`, innermost last.
     std::vector<CXCursor> expansions_containing(const file_range& r) const;
+    // Every recorded expansion, in file order: its range and cursor.
+    const std::vector<std::pair<file_range, CXCursor>>& expansions() const noexcept { return expansions_; }
 
     // Integer constants visible by name: const/constexpr variables with a constant initializer.
     void record_constant(const std::string& name, std::int64_t value) { constants_[name] = value; }

@@ -87,7 +87,36 @@ bool depends_on_thread_index(CXCursor expression, CXCursor scope, int depth) {
     return found;
 }
 
+std::string function_key(CXCursor function) {
+    const CXCursor from_template = clang_getSpecializedCursorTemplate(function);
+    return take(clang_getCursorUSR(clang_Cursor_isNull(from_template) ? function : from_template));
+}
+
 namespace {
+
+// A use that sees the whole wavefront, described for a message; empty if `call` is none.
+std::string wave_level_use(CXCursor c) {
+    const CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr && spelling_of(c) == "warpSize") return "warpSize";
+    if (k != CXCursor_CallExpr) return {};
+    const std::string name = spelling_of(c);
+    static const char* const whole_wave[] = {"__ballot", "__ballot_sync", "__activemask", "__any", "__all", "__any_sync",
+                                             "__all_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
+                                             "__lane_id"};
+    for (const char* w : whole_wave)
+        if (name == w) return "`" + name + "`";
+    // Indexed and upward shuffles read lanes by absolute position: without a width of 32 they cross from
+    // one 32-lane group into the other. (Down and xor reductions stay inside the groups' leaders.)
+    int width_index = -1;
+    if (name == "__shfl" || name == "__shfl_up") width_index = 2;
+    if (name == "__shfl_sync" || name == "__shfl_up_sync") width_index = 3;
+    if (width_index < 0) return {};
+    if (clang_Cursor_getNumArguments(c) > width_index) {
+        const auto width = integer_value(clang_Cursor_getArgument(c, static_cast<unsigned>(width_index)));
+        if (width && *width <= 32) return {};
+    }
+    return "`" + name + "` without a width of 32";
+}
 
 bool is_sync_intrinsic(const std::string& name) {
     static const char* const names[] = {"__shfl_sync",      "__shfl_up_sync",    "__shfl_down_sync", "__shfl_xor_sync",
@@ -128,10 +157,27 @@ bool is_warp_name(std::string_view name) {
 
 // Whether the constant operand is written as a literal or a warp-named constant (WARP_SIZE - 1), and not
 // as a named constant about something else (TILE_DIM, BLOCK_X): tiles of 32 are not warps.
-bool spelled_as_warp_width(CXCursor operand, CXCursor whole, analysis& a) {
+bool spelled_as_warp_width(CXCursor operand, CXCursor whole, std::int64_t value, analysis& a) {
     const file_range r = range_of(operand);
     const file_range w = range_of(whole);
-    if (!r.valid() || !w.valid() || (r.begin == w.begin && r.end == w.end)) return true;  // inside a macro body
+    if (!r.valid() || !w.valid()) return true;
+    if (r.begin == w.begin && r.end == w.end) {
+        // Written inside a macro body: judge by the body's named constants of this value (OFFSET(n) is
+        // `((n) >> LOG_NUM_BANKS)`: banks, not warps).
+        const std::vector<CXCursor> expansions = a.tokens().expansions_containing(w);
+        if (expansions.empty()) return true;
+        const tu_tokens::macro* m = a.tokens().find_macro(spelling_of(expansions.back()));
+        if (m == nullptr) return true;
+        bool named = false;
+        for (const token& t : m->body) {
+            if (t.kind != CXToken_Identifier || a.tokens().find_macro(t.text) == nullptr) continue;
+            const auto v = evaluate_tokens({t}, a.tokens());
+            if (!v || *v != value) continue;
+            if (is_warp_name(t.text)) return true;
+            named = true;
+        }
+        return !named;
+    }
     bool any_identifier = false;
     for (const token& t : a.tokens().file_tokens(r.file)) {
         if (t.begin < r.begin) continue;
@@ -164,7 +210,11 @@ void check_lane_math(CXCursor op_cursor, CXCursor function, analysis& a) {
     for (const lane_pattern& p : patterns)
         if (op == p.op && *v == p.value) match = &p;
     if (match == nullptr || integer_value(lhs) || !depends_on_thread_index(lhs, function)) return;
-    if (!spelled_as_warp_width(rhs, op_cursor, a)) return;
+    if (!spelled_as_warp_width(rhs, op_cursor, *v, a)) return;
+    // Lanes and warps of 32 are a consistent scheme inside a 64-lane wavefront until something sees the
+    // hardware's wavefront: only then is the arithmetic a hazard.
+    const std::string use = a.wave_use(function, false);
+    if (use.empty()) return;
     const std::string text = source_text(op_cursor, a.tokens());
     const std::string shown = text.empty() ? std::string("thread index ") + op + " " + std::to_string(*v) : text;
     const std::string wave = std::to_string(a.target().wave_size);
@@ -172,20 +222,24 @@ void check_lane_math(CXCursor op_cursor, CXCursor function, analysis& a) {
         a.report("lane_math_assumes_warp32", op_cursor,
                  "`" + shown + "` computes a lane of a " + std::to_string(w) + "-wide warp; a wavefront of " +
                      a.target().device_name + " has " + wave + " lanes, so lanes " + std::to_string(w) + "-" +
-                     std::to_string(a.target().wave_size - 1) + " alias lanes 0-" + std::to_string(w - 1),
+                     std::to_string(a.target().wave_size - 1) + " alias lanes 0-" + std::to_string(w - 1) +
+                     ", while " + use + " works on the whole wavefront",
                  "take the lane from the hardware: wavefit::lane_id() (or threadIdx.x % wavefit::wave_size())",
                  "wavefit::lane_id()");
     else
         a.report("lane_math_assumes_warp32", op_cursor,
                  "`" + shown + "` computes a warp index for " + std::to_string(w) + "-wide warps; on " +
                      a.target().device_name + " a wavefront has " + wave + " lanes, so two such 'warps' share one "
-                     "wavefront and wave-level operations (ballot, shuffles without a width) span both",
+                     "wavefront, and " + use + " spans both",
                  "divide by the wavefront size: threadIdx.x / wavefit::wave_size()",
                  "threadIdx.x / wavefit::wave_size()");
 }
 
 void check_sync_mask(CXCursor call, const std::string& name, analysis& a) {
     if (clang_Cursor_getNumArguments(call) < 1) return;
+    // HIP's intrinsic, not a wrapper of the project's own with the same name and a 32-bit mask.
+    const CXCursor callee = clang_getCursorReferenced(call);
+    if (!clang_Cursor_isNull(callee) && a.in_scope(callee)) return;
     const CXCursor mask = stripped(clang_Cursor_getArgument(call, 0));
     const CXType type = clang_getCursorType(mask);
     const unsigned bits = integer_bits(type);
@@ -241,7 +295,7 @@ void check_ballot_truncation(CXCursor cast, analysis& a, std::set<unsigned>& rep
 }
 
 // for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(mask, v, offset);
-void check_shuffle_loop(CXCursor loop, analysis& a, std::set<unsigned>& flagged_shuffles) {
+void check_shuffle_loop(CXCursor loop, CXCursor function, analysis& a, std::set<unsigned>& flagged_shuffles) {
     const std::int64_t start = a.target().foreign_warp_size() / 2;
     CXCursor var = clang_getNullCursor();
     for (const CXCursor& k : children_of(loop)) {
@@ -291,14 +345,43 @@ void check_shuffle_loop(CXCursor loop, analysis& a, std::set<unsigned>& flagged_
     });
     if (clang_Cursor_isNull(shuffle)) return;
     flagged_shuffles.insert(start_of(shuffle).offset);
+    // Two 32-lane partial results per wavefront are what code built on 32-lane warps expects; they are
+    // wrong only where the result is read as the wavefront's.
+    const std::string use = a.wave_use(function, true);
+    if (use.empty()) return;
     const std::string wave = std::to_string(a.target().wave_size);
     a.report("shuffle_reduction_from_16", loop,
              "this `" + spelling_of(shuffle) + "` reduction starts at offset " + std::to_string(start) + " and combines " +
                  std::to_string(2 * start) + " lanes; a wavefront of " + a.target().device_name + " has " + wave +
-                 " lanes, so each " + std::to_string(2 * start) + "-lane part keeps its own partial result",
+                 " lanes, so each " + std::to_string(2 * start) + "-lane part keeps its own partial result, while " + use +
+                 " treats the wavefront as one",
              "start at wavefit::wave_size() / 2 (for (int offset = wavefit::wave_size() / 2; offset > 0; offset /= 2)), "
              "or pass width " + std::to_string(2 * start) + " explicitly if 32-lane groups are meant",
              "wavefit::wave_size() / 2");
+}
+
+// Whether `shuffle` is combined with the value it shuffles (v += shfl(v, 16), v = max(v, shfl(v, 16)),
+// v &= shfl(v, 16)): a reduction step, not an exchange (v = shfl(v, 16) in a sorting network).
+bool combines_with_itself(CXCursor statement, CXCursor shuffle) {
+    if (clang_Cursor_getNumArguments(shuffle) < 2) return false;
+    const unsigned value_index = spelling_of(shuffle).find("_sync") != std::string::npos ? 1 : 0;
+    const CXCursor shuffled = referenced_variable(clang_Cursor_getArgument(shuffle, value_index));
+    if (clang_Cursor_isNull(shuffled)) return false;
+    const CXCursorKind k = clang_getCursorKind(statement);
+    CXCursor lhs;
+    CXCursor rhs;
+    if (k == CXCursor_CompoundAssignOperator) return operands(statement, lhs, rhs) && same_cursor(referenced_variable(lhs), shuffled);
+    if (k == CXCursor_BinaryOperator && operands(statement, lhs, rhs) && same_cursor(referenced_variable(lhs), shuffled)) {
+        // v = f(v, shfl(v, 16)) or v = v + shfl(v, 16): the shuffled value appears again on the right.
+        bool again = false;
+        walk(rhs, [&](CXCursor c) {
+            if (same_cursor(c, shuffle)) return false;
+            again = again || same_cursor(referenced_variable(c), shuffled);
+            return !again;
+        });
+        return again;
+    }
+    return false;
 }
 
 // v += __shfl_xor_sync(mask, v, 16); v += __shfl_xor_sync(mask, v, 8); ... written out.
@@ -307,23 +390,39 @@ void check_unrolled_shuffles(CXCursor function, analysis& a, const std::set<unsi
     CXCursor first = clang_getNullCursor();
     bool wider = false;
     walk(function, [&](CXCursor c) {
-        if (clang_getCursorKind(c) != CXCursor_CallExpr) return true;
-        const int index = shuffle_offset_argument(spelling_of(c));
-        if (index < 0 || clang_Cursor_getNumArguments(c) <= index) return true;
-        const auto offset = integer_value(clang_Cursor_getArgument(c, static_cast<unsigned>(index)));
-        if (!offset) return true;
-        if (*offset > start) wider = true;
-        const auto width = shuffle_width(c, index);
-        if (*offset == start && !(width && *width <= 2 * start) && clang_Cursor_isNull(first) &&
-            flagged_shuffles.count(start_of(c).offset) == 0)
-            first = c;
+        const CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) {
+            for (const CXCursor& inner : children_of(c)) {
+                const CXCursor call = stripped(inner);
+                if (clang_getCursorKind(call) != CXCursor_CallExpr) continue;
+                const int index = shuffle_offset_argument(spelling_of(call));
+                if (index < 0 || clang_Cursor_getNumArguments(call) <= index) continue;
+                const auto offset = integer_value(clang_Cursor_getArgument(call, static_cast<unsigned>(index)));
+                if (!offset) continue;
+                if (*offset > start) wider = true;
+                const auto width = shuffle_width(call, index);
+                if (*offset == start && !(width && *width <= 2 * start) && clang_Cursor_isNull(first) &&
+                    flagged_shuffles.count(start_of(call).offset) == 0 && combines_with_itself(c, call))
+                    first = call;
+            }
+        }
+        if (k == CXCursor_CallExpr) {
+            const int index = shuffle_offset_argument(spelling_of(c));
+            if (index >= 0 && clang_Cursor_getNumArguments(c) > index) {
+                const auto offset = integer_value(clang_Cursor_getArgument(c, static_cast<unsigned>(index)));
+                if (offset && *offset > start) wider = true;
+            }
+        }
         return true;
     });
     if (clang_Cursor_isNull(first) || wider) return;
+    const std::string use = a.wave_use(function, true);
+    if (use.empty()) return;
     a.report("shuffle_reduction_from_16", first,
              "`" + spelling_of(first) + "` with offset " + std::to_string(start) + " is the widest step of this reduction: it "
                  "combines " + std::to_string(2 * start) + " lanes, and a wavefront of " + a.target().device_name + " has " +
-                 std::to_string(a.target().wave_size) + " lanes, so each half keeps its own partial result",
+                 std::to_string(a.target().wave_size) + " lanes, so each half keeps its own partial result, while " + use +
+                 " treats the wavefront as one",
              "add the step for offset " + std::to_string(2 * start) + " where the wavefront is " +
                  std::to_string(a.target().wave_size) + " wide (loop from wavefit::wave_size() / 2)",
              "wavefit::wave_size() / 2");
@@ -419,7 +518,7 @@ void check_function(CXCursor function, analysis& a) {
             case CXCursor_CStyleCastExpr:
             case CXCursor_CXXStaticCastExpr:
             case CXCursor_CXXFunctionalCastExpr: check_ballot_truncation(c, a, reported_ballots); break;
-            case CXCursor_ForStmt: check_shuffle_loop(c, a, flagged_shuffles); break;
+            case CXCursor_ForStmt: check_shuffle_loop(c, function, a, flagged_shuffles); break;
             case CXCursor_VarDecl:
                 check_per_warp_array(c, a);
                 check_index_variable(c, function, a);
@@ -434,6 +533,55 @@ void check_function(CXCursor function, analysis& a) {
 }
 
 }  // namespace
+
+void analysis::build_waves() {
+    waves_built_ = true;
+    for (const CXCursor& f : functions_) {
+        function_waves& w = waves_[function_key(f)];
+        walk(f, [&](CXCursor c) {
+            if (w.own.empty()) {
+                const std::string use = wave_level_use(c);
+                if (!use.empty()) {
+                    const position p = start_of(c);
+                    std::string file = p.file != nullptr ? take(clang_getFileName(p.file)) : std::string();
+                    const std::size_t slash = file.find_last_of('/');
+                    if (slash != std::string::npos) file = file.substr(slash + 1);
+                    w.own = use + " (" + file + ":" + std::to_string(p.line) + ")";
+                }
+            }
+            if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+                const CXCursor callee = clang_getCursorReferenced(c);
+                const CXCursorKind k = clang_getCursorKind(callee);
+                if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod)
+                    w.callees.push_back(function_key(callee));
+            }
+            return true;
+        });
+    }
+    for (auto& [key, w] : waves_)
+        for (const std::string& callee : w.callees) {
+            const auto found = waves_.find(callee);
+            if (found != waves_.end()) found->second.callers.push_back(key);
+        }
+}
+
+std::string analysis::wave_use(CXCursor function, bool with_callers) {
+    if (!waves_built_) build_waves();
+    const auto found = waves_.find(function_key(function));
+    if (found == waves_.end()) return {};
+    const function_waves& w = found->second;
+    if (!w.own.empty()) return w.own;
+    const auto named = [&](const std::string& key) -> std::string {
+        const auto other = waves_.find(key);
+        return other == waves_.end() ? std::string() : other->second.own;
+    };
+    for (const std::string& callee : w.callees)
+        if (const std::string use = named(callee); !use.empty()) return use + ", in a function it calls";
+    if (with_callers)
+        for (const std::string& caller : w.callers)
+            if (const std::string use = named(caller); !use.empty()) return use + ", in a function that calls it";
+    return {};
+}
 
 void check_device_code(analysis& a) {
     for (const CXCursor& f : a.functions())

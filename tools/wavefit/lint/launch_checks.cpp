@@ -303,7 +303,13 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
     if (!clang_Cursor_isNull(site.grid.expression[0]) && !site.grid.d[0]) {
         const CXCursor count = narrowed_64bit(site.grid.expression[0], scope);
         if (!clang_Cursor_isNull(count) && divides(site.grid.expression[0], a) && !clamped(site.grid.expression[0])) {
-            const std::string count_text = source_text(count, a.tokens());
+            std::string count_text = source_text(count, a.tokens());
+            // Name the 64-bit variable the grid is computed from, where the narrowed expression has one.
+            walk(count, [&](CXCursor c) {
+                if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || integer_bits(clang_getCursorType(c)) != 64) return true;
+                count_text = spelling_of(c);
+                return false;
+            });
             a.report("grid_from_64bit_count", site.grid.expression[0],
                      "the grid of " + who + " is computed from the 64-bit `" +
                          (count_text.empty() ? std::string("count") : count_text) +
@@ -349,7 +355,9 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                      "launch at most " + std::to_string(*kernel->max_threads) +
                          " threads, or let wavefit read the kernel's bound: " + replace,
                      suggestion.launch);
-        } else if (*block % t.wave_size != 0) {
+        } else if (*block % t.foreign_warp_size() == 0 && *block % t.wave_size != 0) {
+            // Whole 32-lane warps on NVIDIA, half-empty wavefronts on AMD. (A block of 1 or 16 wastes lanes on
+            // both vendors: a choice, not a porting hazard.)
             a.report("block_not_wave_multiple", site.call,
                      who + " is launched with " + fixed + ": the last wavefront of every block runs " +
                          std::to_string(*block % t.wave_size) + " of " + std::to_string(t.wave_size) + " lanes",

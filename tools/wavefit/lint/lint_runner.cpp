@@ -39,7 +39,8 @@ const char* const forwarding_headers[] = {
     "sm_20_intrinsics.h",    "sm_30_intrinsics.h",    "sm_32_intrinsics.h",    "sm_35_intrinsics.h",
     "sm_60_atomic_functions.h", "hip/hip_runtime.h",  "hip/hip_runtime_api.h", "hip/hip_fp16.h",
     "hip/hip_bf16.h",        "hip/hip_bfloat16.h",    "hip/hip_fp8.h",         "hip/hip_vector_types.h",
-    "hip/device_functions.h", "hip/hip_common.h",     "hip/amd_detail/amd_warp_functions.h",
+    "hip/device_functions.h", "hip/hip_common.h",     "hip/amd_detail/amd_warp_functions.h", "hip/hip_version.h",
+    "hip/amd_detail/amd_warp_sync_functions.h",
 };
 
 // Standard headers the precompiled header holds: what CUDA samples and benchmarks include most.
@@ -90,6 +91,7 @@ public:
             write(include_ / name, "// SPDX-License-Identifier: MIT\n// wavefit lint: declared by its prelude\n#pragma once\n");
         write(include_ / "hip" / "hip_cooperative_groups.h", "#pragma once\n#include <cooperative_groups.h>\n");
         write(include_ / "cooperative_groups" / "reduce.h", "#pragma once\n#include <cooperative_groups.h>\n");
+        write(include_ / "hip" / "hip_math_constants.h", "#pragma once\n#include <math_constants.h>\n");
         prelude_ = (include_ / parser_prelude_name).string();
         build_precompiled_header(base_flags);
     }
@@ -347,12 +349,13 @@ command_output run_lint(const lint_request& request) {
         throw usage_error("nothing could be parsed (" + std::to_string(results.size()) + " file" +
                           (results.size() == 1 ? "" : "s") + "; " + first_failure + ")");
 
-    // One finding per place: a header's findings arrive once per unit that includes it.
+    // One finding per place and code: a header's findings arrive once per unit that includes it, and a
+    // launch line shared by two kernels, or a template's instantiations, once for each (the first in
+    // message order is kept, so the choice does not depend on the order of the units).
     std::sort(all.begin(), all.end(), reported_before);
     all.erase(std::unique(all.begin(), all.end(),
                           [](const finding& a, const finding& b) {
-                              return a.file == b.file && a.line == b.line && a.column == b.column && a.kind == b.kind &&
-                                     a.message == b.message;
+                              return a.file == b.file && a.line == b.line && a.column == b.column && a.kind == b.kind;
                           }),
               all.end());
 

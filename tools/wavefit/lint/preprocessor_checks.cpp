@@ -47,20 +47,57 @@ std::optional<std::int64_t> host_value_of_device_macro(std::string_view name) {
     return std::nullopt;
 }
 
-void report_warp_constant(analysis& a, CXCursor at, const std::string& name, std::int64_t value, bool is_macro) {
+// Whether a host function reads the device's warp size (cudaDevAttrWarpSize, deviceProp.warpSize).
+bool reads_device_warp_size(CXCursor function) {
+    bool found = false;
+    walk(function, [&](CXCursor c) {
+        if (found) return false;
+        const CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_MemberRefExpr && spelling_of(c) == "warpSize") found = true;
+        if (k == CXCursor_CallExpr) {
+            const std::string name = spelling_of(c);
+            constexpr std::int64_t warp_size_attribute = 10;  // cudaDevAttrWarpSize, hipDeviceAttributeWarpSize
+            if ((name == "cudaDeviceGetAttribute" || name == "hipDeviceGetAttribute") && clang_Cursor_getNumArguments(c) > 1 &&
+                integer_value(clang_Cursor_getArgument(c, 1)) == warp_size_attribute)
+                found = true;
+        }
+        return !found;
+    });
+    return found;
+}
+
+// Where a warp-size constant of 32 does harm: a use in device code that also sees the whole wavefront
+// (a ballot, an indexed shuffle, warpSize), or in host code that compares it with the device's warp
+// size. Empty when every use is a consistent scheme of 32-lane groups.
+std::string harmful_use(analysis& a, const std::vector<file_range>& uses) {
+    for (const file_range& u : uses) {
+        for (const CXCursor& f : a.functions()) {
+            if (!range_of(f).contains(u)) continue;
+            if (is_device_function(f)) {
+                const std::string w = a.wave_use(f, true);
+                if (!w.empty()) return "`" + spelling_of(f) + "` uses it with " + w;
+            } else if (reads_device_warp_size(f)) {
+                return "`" + spelling_of(f) + "` uses it next to the device's warp size, which is 64 there";
+            }
+        }
+    }
+    return {};
+}
+
+void report_warp_constant(analysis& a, CXCursor at, const std::string& name, std::int64_t value, bool is_macro,
+                          const std::string& use) {
     const lint_target& t = a.target();
     a.report("hardcoded_warp_size", at,
              std::string(is_macro ? "macro `" : "constant `") + name + "` is " + std::to_string(value) +
                  ", but a wavefront of " + t.device_name + " has " + std::to_string(t.wave_size) +
                  " lanes: lane indices, strides, ballot widths and reductions built from it cover " +
-                 (value < t.wave_size ? "half a wavefront" : "two wavefronts"),
+                 (value < t.wave_size ? "half a wavefront" : "two wavefronts") + "; " + use,
              "use the hardware's width: wavefit::wave_size() in device code (correct on wave64 and wave32), the "
              "device's warpSize attribute on the host; keep a separate constant where 32 is an algorithm's word size",
              "wavefit::wave_size()");
 }
 
 void check_warp_size_macros(analysis& a) {
-    std::set<std::string> seen;
     for (const CXCursor& c : children_of(clang_getTranslationUnitCursor(a.tu()))) {
         if (clang_getCursorKind(c) != CXCursor_MacroDefinition || !a.in_scope(c)) continue;
         const std::string name = spelling_of(c);
@@ -68,8 +105,12 @@ void check_warp_size_macros(analysis& a) {
         const tu_tokens::macro* m = a.tokens().find_macro(name);
         if (m == nullptr) continue;
         const auto v = evaluate_tokens(m->body, a.tokens());
-        if (v && *v == a.target().foreign_warp_size()) report_warp_constant(a, c, name, *v, true);
-        seen.insert(name);
+        if (!v || *v != a.target().foreign_warp_size()) continue;
+        std::vector<file_range> uses;
+        for (const auto& [range, expansion] : a.tokens().expansions())
+            if (spelling_of(expansion) == name) uses.push_back(range);
+        const std::string use = harmful_use(a, uses);
+        if (!use.empty()) report_warp_constant(a, c, name, *v, true, use);
     }
 }
 
@@ -88,7 +129,16 @@ void check_warp_size_constant(CXCursor c, analysis& a) {
         if (clang_Cursor_isNull(init)) return;
         v = integer_value(init);
     }
-    if (v && *v == a.target().foreign_warp_size()) report_warp_constant(a, c, name, *v, false);
+    if (!v || *v != a.target().foreign_warp_size()) return;
+    std::vector<file_range> uses;
+    for (const CXCursor& f : a.functions())
+        walk(f, [&](CXCursor e) {
+            if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && same_cursor(clang_getCursorReferenced(e), c))
+                uses.push_back(range_of(e));
+            return true;
+        });
+    const std::string use = harmful_use(a, uses);
+    if (!use.empty()) report_warp_constant(a, c, name, *v, false, use);
 }
 
 void check_warp_size_constants(analysis& a) {

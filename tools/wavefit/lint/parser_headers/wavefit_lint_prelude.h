@@ -24,6 +24,12 @@
 
 typedef __SIZE_TYPE__ __wavefit_size_t;
 
+// The HIP the semantics follow: ROCm 7 (hip_runtime.h defines these through hip_version.h).
+#define HIP_VERSION_MAJOR 7
+#define HIP_VERSION_MINOR 0
+#define HIP_VERSION_PATCH 0
+#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
+
 // nvcc's and hipcc's runtime headers bring these C headers into every source; code relies on it.
 #include <assert.h>
 #include <float.h>
