@@ -47,8 +47,9 @@ struct kernel_info {
 
 class analysis {
 public:
+    // `command_line_macros`: the -D flags the unit was parsed with, as (name, value).
     analysis(CXTranslationUnit tu, const lint_target& target, std::function<bool(CXFile)> in_scope,
-             std::vector<finding>& out);
+             std::vector<finding>& out, const std::vector<std::pair<std::string, std::string>>& command_line_macros = {});
 
     CXTranslationUnit tu() const noexcept { return tu_; }
     const lint_target& target() const noexcept { return target_; }
@@ -76,6 +77,8 @@ public:
                 std::string replacement = {});
     void report_at(std::string_view code, const position& where, std::string message, std::string fix,
                    std::string replacement = {});
+    // How many findings were recorded so far (to tell whether a check added one).
+    std::size_t reported() const noexcept { return out_.size(); }
 
 private:
     CXTranslationUnit tu_;

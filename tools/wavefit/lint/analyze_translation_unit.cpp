@@ -11,8 +11,10 @@
 namespace wavefit::cli::lint {
 
 analysis::analysis(CXTranslationUnit tu, const lint_target& target, std::function<bool(CXFile)> in_scope,
-                   std::vector<finding>& out)
-    : tu_(tu), target_(target), in_scope_(std::move(in_scope)), out_(out), tokens_(tu) {}
+                   std::vector<finding>& out, const std::vector<std::pair<std::string, std::string>>& command_line_macros)
+    : tu_(tu), target_(target), in_scope_(std::move(in_scope)), out_(out), tokens_(tu) {
+    for (const auto& [name, value] : command_line_macros) tokens_.record_command_line_macro(name, value);
+}
 
 const kernel_info* analysis::kernel_of(CXCursor callee_declaration) const {
     if (clang_Cursor_isNull(callee_declaration)) return nullptr;

@@ -227,7 +227,11 @@ const std::vector<token>& tu_tokens::file_tokens(CXFile file) {
 std::vector<token> tu_tokens::cursor_tokens(CXCursor c) const {
     const file_range r = range_of(c);
     if (!r.valid()) return {};
-    return tokenize(tu_, clang_getCursorExtent(c), r);
+    // The extent as file offsets: an attribute written through a macro (__launch_bounds__) has a macro
+    // extent, which clang_tokenize does not lex; its file range is the macro's invocation as written.
+    const CXSourceRange written = clang_getRange(clang_getLocationForOffset(tu_, r.file, r.begin),
+                                                 clang_getLocationForOffset(tu_, r.file, r.end));
+    return tokenize(tu_, written, r);
 }
 
 void tu_tokens::record_macro(CXCursor c) {
@@ -249,7 +253,22 @@ void tu_tokens::record_macro(CXCursor c) {
         ++i;
     }
     if (i < tokens.size()) m.body.assign(tokens.begin() + static_cast<std::ptrdiff_t>(i), tokens.end());
+    // Macros defined on the command line have no tokens in any file; their values come from
+    // record_command_line_macro and are kept.
+    if (tokens.empty() && macros_.count(spelling_of(c)) != 0) return;
     macros_[spelling_of(c)] = std::move(m);
+}
+
+void tu_tokens::record_command_line_macro(const std::string& name, const std::string& value) {
+    macro m;
+    m.definition = clang_getNullCursor();
+    if (!value.empty()) {
+        token t;
+        t.kind = integer_literal_value(value) ? CXToken_Literal : CXToken_Identifier;
+        t.text = value;
+        m.body.push_back(t);
+    }
+    macros_[name] = std::move(m);
 }
 
 const tu_tokens::macro* tu_tokens::find_macro(std::string_view name) const {
@@ -431,6 +450,8 @@ bool refers_to(CXCursor expression, CXCursor variable) {
 }  // namespace
 
 bool is_modified_in(CXCursor variable, CXCursor scope) {
+    // A const variable cannot change (and binds to const references without a conversion node).
+    if (clang_isConstQualifiedType(clang_getCursorType(variable)) != 0) return false;
     bool modified = false;
     walk(scope, [&](CXCursor c) {
         if (modified) return false;

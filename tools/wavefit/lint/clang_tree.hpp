@@ -99,6 +99,8 @@ public:
         std::vector<token> body;
     };
     const macro* find_macro(std::string_view name) const;
+    // A macro given on the command line (-DNAME=VALUE): it has no definition cursor, only its value.
+    void record_command_line_macro(const std::string& name, const std::string& value);
     // The macro expansion cursors whose range contains `r`, innermost last.
     std::vector<CXCursor> expansions_containing(const file_range& r) const;
     // Every recorded expansion, in file order: its range and cursor.

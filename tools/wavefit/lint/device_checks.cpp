@@ -3,6 +3,7 @@
 // masks, truncated ballots, shuffle reductions that start at 16, per-warp arrays, and global indices
 // kept in an int while the kernel is given a 64-bit count.
 #include <algorithm>  // std::any_of
+#include <functional>  // the unrolled-shuffle walk
 #include <set>        // reported cursors
 #include <string>     // messages
 
@@ -283,7 +284,7 @@ void check_ballot_truncation(CXCursor cast, analysis& a, std::set<unsigned>& rep
     }
     if (clang_getCursorKind(source) != CXCursor_CallExpr || !is_ballot(spelling_of(source))) return;
     if (integer_bits(clang_getCursorType(source)) != 64) return;
-    const unsigned key = start_of(cast).offset;
+    const unsigned key = start_of(source).offset;  // one finding per ballot, however many casts wrap it
     if (!reported.insert(key).second) return;
     const std::string name = spelling_of(source);
     a.report("ballot_truncated", cast,
@@ -384,37 +385,32 @@ bool combines_with_itself(CXCursor statement, CXCursor shuffle) {
     return false;
 }
 
-// v += __shfl_xor_sync(mask, v, 16); v += __shfl_xor_sync(mask, v, 8); ... written out.
+// v += __shfl_xor_sync(mask, v, 16); v = max(v, __shfl_xor(v, 8)); ... written out.
 void check_unrolled_shuffles(CXCursor function, analysis& a, const std::set<unsigned>& flagged_shuffles) {
     const std::int64_t start = a.target().foreign_warp_size() / 2;
     CXCursor first = clang_getNullCursor();
     bool wider = false;
-    walk(function, [&](CXCursor c) {
+    // Walks with the innermost enclosing assignment, so that a shuffle can be matched with the variable
+    // its result is combined into.
+    const std::function<void(CXCursor, CXCursor)> visit = [&](CXCursor c, CXCursor assignment) {
         const CXCursorKind k = clang_getCursorKind(c);
-        if (k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) {
-            for (const CXCursor& inner : children_of(c)) {
-                const CXCursor call = stripped(inner);
-                if (clang_getCursorKind(call) != CXCursor_CallExpr) continue;
-                const int index = shuffle_offset_argument(spelling_of(call));
-                if (index < 0 || clang_Cursor_getNumArguments(call) <= index) continue;
-                const auto offset = integer_value(clang_Cursor_getArgument(call, static_cast<unsigned>(index)));
-                if (!offset) continue;
-                if (*offset > start) wider = true;
-                const auto width = shuffle_width(call, index);
-                if (*offset == start && !(width && *width <= 2 * start) && clang_Cursor_isNull(first) &&
-                    flagged_shuffles.count(start_of(call).offset) == 0 && combines_with_itself(c, call))
-                    first = call;
-            }
-        }
+        if (k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) assignment = c;
         if (k == CXCursor_CallExpr) {
             const int index = shuffle_offset_argument(spelling_of(c));
             if (index >= 0 && clang_Cursor_getNumArguments(c) > index) {
                 const auto offset = integer_value(clang_Cursor_getArgument(c, static_cast<unsigned>(index)));
                 if (offset && *offset > start) wider = true;
+                const auto width = shuffle_width(c, index);
+                if (offset && *offset == start && !(width && *width <= 2 * start) && clang_Cursor_isNull(first) &&
+                    flagged_shuffles.count(start_of(c).offset) == 0 && !clang_Cursor_isNull(assignment) &&
+                    combines_with_itself(assignment, c))
+                    first = c;
             }
         }
-        return true;
-    });
+        if (k == CXCursor_LambdaExpr) return;
+        for (const CXCursor& child : children_of(c)) visit(child, assignment);
+    };
+    visit(function, clang_getNullCursor());
     if (clang_Cursor_isNull(first) || wider) return;
     const std::string use = a.wave_use(function, true);
     if (use.empty()) return;

@@ -5,6 +5,7 @@
 // declarations: the HIP meaning of __launch_bounds__'s second argument and static shared memory.
 #include <algorithm>  // std::max
 #include <array>      // grid and block dimensions
+#include <functional>  // std::function
 #include <string>     // messages
 
 #include "analysis.hpp"
@@ -107,11 +108,38 @@ CXCursor narrowed_64bit(CXCursor expression, CXCursor scope, int depth = 0) {
     return found;
 }
 
+// Visits `expression` and, through local variables it reads, the expressions they were initialized with
+// (blocks = (n + 255) / 256; grid = min(blocks, cap): the grid's history). `visit` returns false to stop.
+void walk_with_initializers(CXCursor expression, const std::function<bool(CXCursor)>& visit, int depth = 0) {
+    if (depth > 3 || clang_Cursor_isNull(expression)) return;
+    bool stop = false;
+    const auto step = [&](CXCursor c) {
+        if (stop) return false;
+        if (!visit(c)) {
+            stop = true;
+            return false;
+        }
+        if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+            const CXCursor var = clang_getCursorReferenced(c);
+            if (clang_getCursorKind(var) == CXCursor_VarDecl) {
+                const CXCursor init = initializer_of(var);
+                if (!clang_Cursor_isNull(init))
+                    walk_with_initializers(init, [&](CXCursor inner) {
+                        if (!visit(inner)) stop = true;
+                        return !stop;
+                    }, depth + 1);
+            }
+        }
+        return !stop;
+    };
+    if (step(expression)) walk(expression, step);
+}
+
 // Whether an expression computes a count of blocks from a count of elements (a division, a shift, or a
 // ceil-div helper), as opposed to a grid that is the count itself (rows, batches).
 bool divides(CXCursor expression, analysis& a) {
     bool found = false;
-    const auto check = [&](CXCursor c) {
+    const auto check = [&](CXCursor c) -> bool {
         const CXCursorKind k = clang_getCursorKind(c);
         if (k == CXCursor_BinaryOperator) {
             const std::string op = operator_of(c, a.tokens());
@@ -125,32 +153,45 @@ bool divides(CXCursor expression, analysis& a) {
         }
         return false;
     };
-    if (check(expression)) return true;
-    walk(expression, [&](CXCursor c) {
+    walk_with_initializers(expression, [&](CXCursor c) {
         found = found || check(c);
         return !found;
     });
     return found;
 }
 
-// Whether an expression is clamped (min(), a conditional) before it becomes the grid.
-bool clamped(CXCursor expression) {
-    bool found = false;
+// How an expression is clamped before it becomes the grid: not at all, by min() or a helper with a
+// constant (the largest such constant in `limit`), or by something whose bound is not a constant.
+struct clamp_info {
+    bool clamped = false;
+    std::optional<std::int64_t> limit;  // the constant a min() clamps to, when it has one
+};
+
+clamp_info clamp_of(CXCursor expression, CXCursor scope) {
+    clamp_info info;
     const auto check = [&](CXCursor c) {
         const CXCursorKind k = clang_getCursorKind(c);
-        if (k == CXCursor_ConditionalOperator) return true;
-        if (k != CXCursor_CallExpr) return false;
+        if (k == CXCursor_ConditionalOperator) {
+            info.clamped = true;
+            return;
+        }
+        if (k != CXCursor_CallExpr) return;
         std::string name = spelling_of(c);
         for (char& ch : name) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
-        return name == "min" || name == "fmin" || name == "clamp" || name.find("cap") != std::string::npos ||
-               name.find("clamp") != std::string::npos;
+        if (name != "min" && name != "fmin" && name != "clamp" && name.find("cap") == std::string::npos &&
+            name.find("clamp") == std::string::npos)
+            return;
+        info.clamped = true;
+        const int n = clang_Cursor_getNumArguments(c);
+        for (int i = 0; i < n; ++i)
+            if (const auto v = integer_value(clang_Cursor_getArgument(c, static_cast<unsigned>(i)), scope))
+                info.limit = info.limit ? std::max(*info.limit, *v) : *v;
     };
-    if (check(expression)) return true;
-    walk(expression, [&](CXCursor c) {
-        found = found || check(c);
-        return !found;
+    walk_with_initializers(expression, [&](CXCursor c) {
+        check(c);
+        return true;
     });
-    return found;
+    return info;
 }
 
 struct launch_site {
@@ -277,6 +318,8 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
     const std::string replace = "replace it with " + suggestion.launch +
                                 (suggestion.kernel_note.empty() ? std::string() : " (" + suggestion.kernel_note + ")");
     const std::string who = "`" + site.kernel_name + "`";
+    // The hard-coded-configuration note is for launches with nothing worse to say.
+    const std::size_t reported_before = a.reported();
 
     // Grid limits that hold whatever the block.
     for (int axis = 1; axis < 3; ++axis) {
@@ -299,10 +342,15 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                      "split the work over grid y, or loop with a grid stride: " + suggestion.launch, suggestion.launch);
     }
 
-    // A grid computed from a 64-bit element count, not clamped.
+    // A grid computed from a 64-bit element count, not clamped, or clamped to a number of blocks that is
+    // still 2^32 work-items or more (a clamp to INT_MAX blocks suits NVIDIA's grid limit, not AMD's).
     if (!clang_Cursor_isNull(site.grid.expression[0]) && !site.grid.d[0]) {
         const CXCursor count = narrowed_64bit(site.grid.expression[0], scope);
-        if (!clang_Cursor_isNull(count) && divides(site.grid.expression[0], a) && !clamped(site.grid.expression[0])) {
+        const clamp_info clamp = clamp_of(site.grid.expression[0], scope);
+        const bool clamp_too_loose = clamp.clamped && clamp.limit && site.block.d[0] &&
+                                     static_cast<std::uint64_t>(*clamp.limit) * static_cast<std::uint64_t>(*site.block.d[0]) >
+                                         t.max_work_items_per_dimension;
+        if (!clang_Cursor_isNull(count) && divides(site.grid.expression[0], a) && (!clamp.clamped || clamp_too_loose)) {
             std::string count_text = source_text(count, a.tokens());
             // Name the 64-bit variable the grid is computed from, where the narrowed expression has one.
             walk(count, [&](CXCursor c) {
@@ -310,12 +358,16 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                 count_text = spelling_of(c);
                 return false;
             });
-            a.report("grid_from_64bit_count", site.grid.expression[0],
+            const std::string how =
+                clamp_too_loose ? "and clamped to " + std::to_string(*clamp.limit) + " blocks, which is still " +
+                                      std::to_string(*clamp.limit) + " x " + std::to_string(*site.block.d[0]) +
+                                      " work-items in x: past 2^32 - 1 the launch"
+                                : "and narrowed to 32 bits without a clamp: once the count reaches 2^32 the launch has "
+                                  "2^32 or more work-items in x, which";
+            a.report("grid_from_64bit_count", count,
                      "the grid of " + who + " is computed from the 64-bit `" +
-                         (count_text.empty() ? std::string("count") : count_text) +
-                         "` and narrowed to 32 bits without a clamp: once the count reaches 2^32 the launch has "
-                         "2^32 or more work-items in x, which " + t.device_name +
-                         " refuses (the dispatch packet's limit), and the narrowed grid itself wraps",
+                         (count_text.empty() ? std::string("count") : count_text) + "` " + how + " " + t.device_name +
+                         " refuses (the dispatch packet holds at most 2^32 - 1 work-items per dimension)",
                      "let wavefit size the grid from the 64-bit count: " + suggestion.launch +
                          " (a kernel that loops takes .kernel_loops() and gets a clamped grid)",
                      suggestion.launch);
@@ -362,7 +414,7 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                      who + " is launched with " + fixed + ": the last wavefront of every block runs " +
                          std::to_string(*block % t.wave_size) + " of " + std::to_string(t.wave_size) + " lanes",
                      "use a multiple of the wavefront size, or " + replace, suggestion.launch);
-        } else {
+        } else if (a.reported() == reported_before) {
             a.report("hardcoded_launch_config", site.call,
                      who + " is launched with " + fixed + "; the kernel assumes " + suggestion.assumes +
                          ". Nothing checks this block against the kernel's compiled bound or the device before the "
@@ -472,9 +524,11 @@ void check_kernel_declarations(analysis& a) {
                              " (about " + std::to_string(intended_budget) + " VGPRs each), but HIP reads " +
                              std::to_string(hip) + " wavefronts per SIMD (about " + std::to_string(hip_budget) +
                              " VGPRs each)",
-                         "under HIP write the minimum in wavefronts per SIMD: __launch_bounds__(" +
-                             std::to_string(*k.max_threads) + ", " + std::to_string(intended) + ")",
-                         "__launch_bounds__(" + std::to_string(*k.max_threads) + ", " + std::to_string(intended) + ")");
+                         "under HIP say what is meant, in wavefronts per SIMD: __launch_bounds__(" +
+                             std::to_string(*k.max_threads) + ") __attribute__((amdgpu_waves_per_eu(" +
+                             std::to_string(intended) + ")))",
+                         "__launch_bounds__(" + std::to_string(*k.max_threads) + ") __attribute__((amdgpu_waves_per_eu(" +
+                             std::to_string(intended) + ")))");
             }
         }
         // Static __shared__ arrays of the kernel's own body.

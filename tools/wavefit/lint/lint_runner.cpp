@@ -241,7 +241,16 @@ unit_result lint_unit(CXIndex index, const source_unit& unit, const run_setup& s
         decided.emplace(path, inside);
         return inside;
     };
-    analysis a(tu, *setup.target, in_scope, result.findings);
+    // The -D flags, so that a macro defined on the command line has its value in the checks.
+    std::vector<std::pair<std::string, std::string>> defines = setup.target->predefined;
+    for (const std::vector<std::string>* list : {&setup.base_flags, &unit.flags, &setup.user_flags})
+        for (const std::string& f : *list) {
+            if (f.size() < 3 || f.compare(0, 2, "-D") != 0) continue;
+            const std::size_t eq = f.find('=');
+            defines.emplace_back(f.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
+                                 eq == std::string::npos ? std::string("1") : f.substr(eq + 1));
+        }
+    analysis a(tu, *setup.target, in_scope, result.findings, defines);
     analyze_translation_unit(a);
     clang_getInclusions(
         tu,

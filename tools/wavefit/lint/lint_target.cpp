@@ -62,6 +62,10 @@ lint_target resolve_lint_target(std::string_view name) {
     t.max_grid_y = std::min<std::uint64_t>(device->max_grid.y, 65535);
     t.max_work_items_per_dimension = device->max_work_items_per_dimension;
     t.parser_flags.push_back("--offload-arch=" + std::string(arch->clang_arch));
+    const std::string wave = std::to_string(t.wave_size);
+    t.predefined = {{"__AMDGCN_WAVEFRONT_SIZE", wave}, {"__AMDGCN_WAVEFRONT_SIZE__", wave}, {"__AMDGCN__", "1"},
+                    {"__HIP_DEVICE_COMPILE__", "1"}, {"__" + t.arch + "__", "1"},
+                    {t.wave_size == 64 ? "__GFX9__" : "__GFX11__", "1"}};
     if (arch->clang_arch != arch->isa) {
         t.parser_flags.push_back("-U__" + std::string(arch->clang_arch) + "__");
         t.parser_flags.push_back("-D__" + t.arch + "__=1");

@@ -7,6 +7,7 @@
 #include <cstdint>      // sizes
 #include <string>       // names
 #include <string_view>  // the flag's value
+#include <utility>      // std::pair
 #include <vector>       // parser flags
 
 namespace wavefit::cli::lint {
@@ -20,6 +21,9 @@ struct lint_target {
     std::uint64_t max_grid_y = 65535;            // the portable limit: min(HIP's 65536, CUDA's 65535)
     std::uint64_t max_work_items_per_dimension = 0;
     std::vector<std::string> parser_flags;       // --offload-arch and the ISA's predefined macros
+    // Macros the device compiler predefines for this ISA, with their values, for the checks that evaluate
+    // macros themselves (clang's predefined macros have no definition in any file).
+    std::vector<std::pair<std::string, std::string>> predefined;
 
     // The wave size a hard-coded warp width is wrong against: 32 on wave64 targets, 64 on wave32.
     std::uint32_t foreign_warp_size() const noexcept { return wave_size == 64 ? 32 : 64; }
