@@ -41,6 +41,7 @@ struct kernel_info {
     std::optional<std::int64_t> max_threads;  // __launch_bounds__ MAX, when it evaluates
     std::optional<std::int64_t> min_blocks;   // __launch_bounds__ MIN (CUDA's blocks per SM), when given
     bool has_launch_bounds = false;
+    CXCursor launch_bounds_attribute;  // where __launch_bounds__ is written (valid when has_launch_bounds)
     bool has_body = false;
     kernel_shape shape;
 };

@@ -112,6 +112,7 @@ void read_launch_bounds(kernel_info& k, CXCursor declaration, analysis& a) {
         const std::vector<std::vector<token>> args = launch_bounds_arguments(attr, a);
         if (args.empty() || args[0].empty()) continue;
         k.has_launch_bounds = true;
+        k.launch_bounds_attribute = attr;
         k.max_threads = evaluate_tokens(args[0], a.tokens());
         if (args.size() > 1) k.min_blocks = evaluate_tokens(args[1], a.tokens());
     }

@@ -514,16 +514,20 @@ void check_kernel_declarations(analysis& a) {
             const std::int64_t implied = (waves_per_block + simds - 1) / simds;  // what MAX alone requires
             const std::int64_t intended = (*k.min_blocks * waves_per_block + simds - 1) / simds;
             const std::int64_t hip = *k.min_blocks;
-            if (std::max(hip, implied) != std::max(intended, implied)) {
-                const std::int64_t hip_budget = 512 / std::max<std::int64_t>(1, std::max(hip, implied));
-                const std::int64_t intended_budget = 512 / std::max<std::int64_t>(1, std::max(intended, implied));
-                a.report("launch_bounds_min_blocks", k.definition,
+            const std::int64_t hip_target = std::max(hip, implied);
+            const std::int64_t cuda_target = std::max(intended, implied);
+            if (hip_target != cuda_target) {
+                const auto budget = [](std::int64_t waves) { return std::to_string(512 / std::max<std::int64_t>(1, waves)); };
+                const std::string hip_reading =
+                    hip >= implied ? std::to_string(hip) + " wavefronts per SIMD (about " + budget(hip) + " VGPRs each)"
+                                   : std::to_string(hip) + " wavefronts per SIMD, fewer than its block of " +
+                                         std::to_string(*k.max_threads) + " already needs, so the compiler targets " +
+                                         std::to_string(implied) + " (about " + budget(implied) + " VGPRs each)";
+                a.report("launch_bounds_min_blocks", k.launch_bounds_attribute,
                          "`" + k.name + "` has __launch_bounds__(" + std::to_string(*k.max_threads) + ", " +
                              std::to_string(*k.min_blocks) + "): CUDA reads " + std::to_string(*k.min_blocks) +
-                             " blocks per SM, " + std::to_string(intended) + " wavefronts per SIMD on " + t.device_name +
-                             " (about " + std::to_string(intended_budget) + " VGPRs each), but HIP reads " +
-                             std::to_string(hip) + " wavefronts per SIMD (about " + std::to_string(hip_budget) +
-                             " VGPRs each)",
+                             " blocks per SM, " + std::to_string(cuda_target) + " wavefronts per SIMD on " +
+                             t.device_name + " (about " + budget(cuda_target) + " VGPRs each), but HIP reads " + hip_reading,
                          "under HIP say what is meant, in wavefronts per SIMD: __launch_bounds__(" +
                              std::to_string(*k.max_threads) + ") __attribute__((amdgpu_waves_per_eu(" +
                              std::to_string(intended) + ")))",
