@@ -373,7 +373,9 @@ bool combines_with_itself(CXCursor statement, CXCursor shuffle) {
     CXCursor rhs;
     if (k == CXCursor_CompoundAssignOperator) return operands(statement, lhs, rhs) && same_cursor(referenced_variable(lhs), shuffled);
     if (k == CXCursor_BinaryOperator && operands(statement, lhs, rhs) && same_cursor(referenced_variable(lhs), shuffled)) {
-        // v = f(v, shfl(v, 16)) or v = v + shfl(v, 16): the shuffled value appears again on the right.
+        // v = f(v, shfl(v, 16)) or v = v + shfl(v, 16): the shuffled value appears again on the right,
+        // outside the shuffle (v = shfl(v, 16) alone is an exchange).
+        if (same_cursor(stripped(rhs), shuffle)) return false;
         bool again = false;
         walk(rhs, [&](CXCursor c) {
             if (same_cursor(c, shuffle)) return false;

@@ -179,7 +179,8 @@ wavefit_suggestion suggest_launch(const kernel_info* kernel, const std::string& 
                                   std::optional<std::int64_t> block, const std::string& grid_text,
                                   const std::string& block_text, const std::string& shared_text) {
     wavefit_suggestion s;
-    const std::string stream = stream_text.empty() ? std::string("stream") : stream_text;
+    // A launch without a stream used the default one.
+    const std::string stream = stream_text.empty() ? std::string("0") : stream_text;
     const std::string args = joined(argument_texts);
     const auto launch = [&](const std::string& work) {
         return "wavefit::launch(" + kernel_name + ", " + work + ", " + stream + args + ")";

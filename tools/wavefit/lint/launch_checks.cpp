@@ -135,6 +135,55 @@ void walk_with_initializers(CXCursor expression, const std::function<bool(CXCurs
     if (step(expression)) walk(expression, step);
 }
 
+// Whether a 64-bit value can hold more than 32 bits of information: it comes from a 64-bit parameter, a
+// member (a tensor's ne[0], a vector's size()), a call on something that is not an integer, or a variable
+// with such an origin. A size_t computed from 32-bit values or constants (size_t n = width * height with
+// ints) holds no count a 32-bit one could not.
+bool has_64bit_origin(CXCursor expression, int depth = 0) {
+    if (depth > 4 || clang_Cursor_isNull(expression)) return false;
+    bool found = false;
+    const auto check = [&](CXCursor c) -> bool {  // true: stop descending into c
+        const CXCursorKind k = clang_getCursorKind(c);
+        const unsigned bits = integer_bits(clang_getCursorType(c));
+        if (k == CXCursor_IntegerLiteral) return true;
+        if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+            found = found || bits == 64;
+            return true;
+        }
+        if (k == CXCursor_CallExpr) {
+            if (bits != 64) return true;
+            const int n = clang_Cursor_getNumArguments(c);
+            // size() and friends: a call on an object; ggml_nelements(tensor): a call on a pointer.
+            bool from_object = n == 0 && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod;
+            for (int i = 0; i < n; ++i) {
+                const CXCursor arg = clang_Cursor_getArgument(c, static_cast<unsigned>(i));
+                if (!is_integer(clang_getCursorType(stripped(arg))) || has_64bit_origin(arg, depth + 1)) from_object = true;
+            }
+            found = found || from_object;
+            return true;
+        }
+        if (k == CXCursor_DeclRefExpr) {
+            const CXCursor var = clang_getCursorReferenced(c);
+            const CXCursorKind vk = clang_getCursorKind(var);
+            if (integer_bits(clang_getCursorType(var)) != 64) return true;
+            if (vk == CXCursor_ParmDecl || vk == CXCursor_FieldDecl) {
+                found = true;
+                return true;
+            }
+            if (vk == CXCursor_VarDecl) {
+                const CXCursor init = initializer_of(var);
+                // Without an initializer the value is assigned somewhere: its origin is unknown, so assumed wide.
+                found = found || clang_Cursor_isNull(init) || has_64bit_origin(init, depth + 1);
+            }
+            return true;
+        }
+        return false;
+    };
+    if (check(expression)) return found;
+    walk(expression, [&](CXCursor c) { return !found && !check(c); });
+    return found;
+}
+
 // Whether an expression computes a count of blocks from a count of elements (a division, a shift, or a
 // ceil-div helper), as opposed to a grid that is the count itself (rows, batches).
 bool divides(CXCursor expression, analysis& a) {
@@ -350,7 +399,8 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
         const bool clamp_too_loose = clamp.clamped && clamp.limit && site.block.d[0] &&
                                      static_cast<std::uint64_t>(*clamp.limit) * static_cast<std::uint64_t>(*site.block.d[0]) >
                                          t.max_work_items_per_dimension;
-        if (!clang_Cursor_isNull(count) && divides(site.grid.expression[0], a) && (!clamp.clamped || clamp_too_loose)) {
+        if (!clang_Cursor_isNull(count) && has_64bit_origin(count) && divides(site.grid.expression[0], a) &&
+            (!clamp.clamped || clamp_too_loose)) {
             std::string count_text = source_text(count, a.tokens());
             // Name the 64-bit variable the grid is computed from, where the narrowed expression has one.
             walk(count, [&](CXCursor c) {
@@ -407,9 +457,11 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                      "launch at most " + std::to_string(*kernel->max_threads) +
                          " threads, or let wavefit read the kernel's bound: " + replace,
                      suggestion.launch);
-        } else if (*block % t.foreign_warp_size() == 0 && *block % t.wave_size != 0) {
+        } else if (*block % t.foreign_warp_size() == 0 && *block % t.wave_size != 0 &&
+                   !(site.grid.volume() && static_cast<std::uint64_t>(*site.grid.volume()) < t.compute_units)) {
             // Whole 32-lane warps on NVIDIA, half-empty wavefronts on AMD. (A block of 1 or 16 wastes lanes on
-            // both vendors: a choice, not a porting hazard.)
+            // both vendors: a choice, not a porting hazard; and a grid smaller than the device leaves whole CUs
+            // idle anyway, so the half-empty wavefronts of a one-block launch cost nothing.)
             a.report("block_not_wave_multiple", site.call,
                      who + " is launched with " + fixed + ": the last wavefront of every block runs " +
                          std::to_string(*block % t.wave_size) + " of " + std::to_string(t.wave_size) + " lanes",
@@ -425,11 +477,12 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
 
     // A 64-bit work size narrowed to the kernel's 32-bit bound parameter.
     if (kernel != nullptr && kernel->has_body) {
-        for (const int p : {kernel->shape.bound_parameter, kernel->shape.row_length_parameter}) {
+        // The element count a global index is compared with (row lengths and other dimensions stay small).
+        for (const int p : {kernel->shape.bound_parameter}) {
             if (p < 0 || static_cast<std::size_t>(p) >= site.kernel_arguments.size()) continue;
             const CXCursor arg = site.kernel_arguments[static_cast<std::size_t>(p)];
             const CXCursor count = narrowed_64bit(arg, scope);
-            if (clang_Cursor_isNull(count)) continue;
+            if (clang_Cursor_isNull(count) || !has_64bit_origin(count)) continue;
             const std::string count_text = source_text(count, a.tokens());
             a.report("work_size_narrowed", arg,
                      "the 64-bit `" + (count_text.empty() ? std::string("count") : count_text) +

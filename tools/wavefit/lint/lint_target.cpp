@@ -61,6 +61,7 @@ lint_target resolve_lint_target(std::string_view name) {
     t.max_threads_per_block = device->max_threads_per_block;
     t.max_grid_y = std::min<std::uint64_t>(device->max_grid.y, 65535);
     t.max_work_items_per_dimension = device->max_work_items_per_dimension;
+    t.compute_units = device->compute_units;
     t.parser_flags.push_back("--offload-arch=" + std::string(arch->clang_arch));
     const std::string wave = std::to_string(t.wave_size);
     t.predefined = {{"__AMDGCN_WAVEFRONT_SIZE", wave}, {"__AMDGCN_WAVEFRONT_SIZE__", wave}, {"__AMDGCN__", "1"},

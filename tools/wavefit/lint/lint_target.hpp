@@ -20,6 +20,7 @@ struct lint_target {
     std::uint64_t max_threads_per_block = 1024;
     std::uint64_t max_grid_y = 65535;            // the portable limit: min(HIP's 65536, CUDA's 65535)
     std::uint64_t max_work_items_per_dimension = 0;
+    std::uint64_t compute_units = 0;
     std::vector<std::string> parser_flags;       // --offload-arch and the ISA's predefined macros
     // Macros the device compiler predefines for this ISA, with their values, for the checks that evaluate
     // macros themselves (clang's predefined macros have no definition in any file).
