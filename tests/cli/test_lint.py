@@ -49,7 +49,7 @@ CODES = {
     "dynamic_shared_memory_unchecked": ("memory", "warning"),
 }
 SUMMARY_KEYS = {"findings", "errors", "warnings", "notes", "files", "parsed", "parsed_with_errors", "failed",
-                "suppressed_by_comment", "suppressed_by_baseline", "seconds", "jobs"}
+                "suppressed_by_comment", "suppressed_by_baseline", "seconds", "precompile_seconds", "jobs"}
 FINDING_KEYS = {"code", "group", "severity", "file", "line", "column", "message", "why", "fix", "replacement",
                 "fingerprint"}
 FILE_KEYS = {"path", "status", "header", "errors", "first_error", "precompiled", "parse_seconds", "check_seconds"}

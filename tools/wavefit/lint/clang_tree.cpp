@@ -282,6 +282,7 @@ std::vector<CXCursor> tu_tokens::expansions_containing(const file_range& r) cons
         if (range.contains(r)) found.emplace_back(range.end - range.begin, cursor);
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<CXCursor> result;
+    result.reserve(found.size());
     for (const auto& f : found) result.push_back(f.second);
     return result;
 }

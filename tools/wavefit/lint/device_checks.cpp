@@ -544,7 +544,8 @@ void analysis::build_waves() {
                     std::string file = p.file != nullptr ? take(clang_getFileName(p.file)) : std::string();
                     const std::size_t slash = file.find_last_of('/');
                     if (slash != std::string::npos) file = file.substr(slash + 1);
-                    w.own = use + " (" + file + ":" + std::to_string(p.line) + ")";
+                    w.own = use;
+                    w.own += " (" + file + ":" + std::to_string(p.line) + ")";
                 }
             }
             if (clang_getCursorKind(c) == CXCursor_CallExpr) {

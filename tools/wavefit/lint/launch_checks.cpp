@@ -139,15 +139,50 @@ void walk_with_initializers(CXCursor expression, const std::function<bool(CXCurs
 // member (a tensor's ne[0], a vector's size()), a call on something that is not an integer, or a variable
 // with such an origin. A size_t computed from 32-bit values or constants (size_t n = width * height with
 // ints) holds no count a 32-bit one could not.
-bool has_64bit_origin(CXCursor expression, int depth = 0) {
+bool has_64bit_origin(CXCursor expression, CXCursor scope, int depth = 0) {
     if (depth > 4 || clang_Cursor_isNull(expression)) return false;
+    // What a local variable holds: its initializer, or what it is assigned in `scope` (size_t n; n = ...).
+    const auto local_origin = [&](CXCursor var) {
+        const CXCursor init = initializer_of(var);
+        if (!clang_Cursor_isNull(init)) return has_64bit_origin(init, scope, depth + 1);
+        bool wide = false;
+        bool assigned = false;
+        walk(scope, [&](CXCursor c) {
+            if (wide || clang_getCursorKind(c) != CXCursor_BinaryOperator) return !wide;
+            CXCursor lhs;
+            CXCursor rhs;
+            if (operands(c, lhs, rhs) && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+                same_cursor(clang_getCursorReferenced(lhs), var)) {
+                assigned = true;
+                wide = has_64bit_origin(rhs, scope, depth + 1);
+            }
+            return !wide;
+        });
+        return wide || !assigned;  // never assigned here: set elsewhere, its origin unknown
+    };
     bool found = false;
     const auto check = [&](CXCursor c) -> bool {  // true: stop descending into c
         const CXCursorKind k = clang_getCursorKind(c);
         const unsigned bits = integer_bits(clang_getCursorType(c));
         if (k == CXCursor_IntegerLiteral) return true;
-        if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+        if (k == CXCursor_MemberRefExpr) {
             found = found || bits == 64;
+            return true;
+        }
+        if (k == CXCursor_ArraySubscriptExpr) {
+            // An element of a local array holds what the array was initialized with.
+            CXCursor base = clang_getNullCursor();
+            for (const CXCursor& child : children_of(c))
+                if (is_expression(child)) {
+                    base = child;
+                    break;
+                }
+            const CXCursor array = referenced_variable(clang_Cursor_isNull(base) ? c : base);
+            if (!clang_Cursor_isNull(array) && clang_getCursorKind(array) == CXCursor_VarDecl &&
+                clang_getCursorType(array).kind == CXType_ConstantArray)
+                found = found || local_origin(array);
+            else
+                found = found || bits == 64;
             return true;
         }
         if (k == CXCursor_CallExpr) {
@@ -157,7 +192,8 @@ bool has_64bit_origin(CXCursor expression, int depth = 0) {
             bool from_object = n == 0 && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod;
             for (int i = 0; i < n; ++i) {
                 const CXCursor arg = clang_Cursor_getArgument(c, static_cast<unsigned>(i));
-                if (!is_integer(clang_getCursorType(stripped(arg))) || has_64bit_origin(arg, depth + 1)) from_object = true;
+                if (!is_integer(clang_getCursorType(stripped(arg))) || has_64bit_origin(arg, scope, depth + 1))
+                    from_object = true;
             }
             found = found || from_object;
             return true;
@@ -170,11 +206,7 @@ bool has_64bit_origin(CXCursor expression, int depth = 0) {
                 found = true;
                 return true;
             }
-            if (vk == CXCursor_VarDecl) {
-                const CXCursor init = initializer_of(var);
-                // Without an initializer the value is assigned somewhere: its origin is unknown, so assumed wide.
-                found = found || clang_Cursor_isNull(init) || has_64bit_origin(init, depth + 1);
-            }
+            if (vk == CXCursor_VarDecl) found = found || local_origin(var);
             return true;
         }
         return false;
@@ -368,7 +400,7 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                                 (suggestion.kernel_note.empty() ? std::string() : " (" + suggestion.kernel_note + ")");
     const std::string who = "`" + site.kernel_name + "`";
     // The hard-coded-configuration note is for launches with nothing worse to say.
-    const std::size_t reported_before = a.reported();
+    const std::size_t findings_before = a.reported();
 
     // Grid limits that hold whatever the block.
     for (int axis = 1; axis < 3; ++axis) {
@@ -399,7 +431,7 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
         const bool clamp_too_loose = clamp.clamped && clamp.limit && site.block.d[0] &&
                                      static_cast<std::uint64_t>(*clamp.limit) * static_cast<std::uint64_t>(*site.block.d[0]) >
                                          t.max_work_items_per_dimension;
-        if (!clang_Cursor_isNull(count) && has_64bit_origin(count) && divides(site.grid.expression[0], a) &&
+        if (!clang_Cursor_isNull(count) && has_64bit_origin(count, scope) && divides(site.grid.expression[0], a) &&
             (!clamp.clamped || clamp_too_loose)) {
             std::string count_text = source_text(count, a.tokens());
             // Name the 64-bit variable the grid is computed from, where the narrowed expression has one.
@@ -466,7 +498,7 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
                      who + " is launched with " + fixed + ": the last wavefront of every block runs " +
                          std::to_string(*block % t.wave_size) + " of " + std::to_string(t.wave_size) + " lanes",
                      "use a multiple of the wavefront size, or " + replace, suggestion.launch);
-        } else if (a.reported() == reported_before) {
+        } else if (a.reported() == findings_before) {
             a.report("hardcoded_launch_config", site.call,
                      who + " is launched with " + fixed + "; the kernel assumes " + suggestion.assumes +
                          ". Nothing checks this block against the kernel's compiled bound or the device before the "
@@ -482,7 +514,7 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
             if (p < 0 || static_cast<std::size_t>(p) >= site.kernel_arguments.size()) continue;
             const CXCursor arg = site.kernel_arguments[static_cast<std::size_t>(p)];
             const CXCursor count = narrowed_64bit(arg, scope);
-            if (clang_Cursor_isNull(count) || !has_64bit_origin(count)) continue;
+            if (clang_Cursor_isNull(count) || !has_64bit_origin(count, scope)) continue;
             const std::string count_text = source_text(count, a.tokens());
             a.report("work_size_narrowed", arg,
                      "the 64-bit `" + (count_text.empty() ? std::string("count") : count_text) +

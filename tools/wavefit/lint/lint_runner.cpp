@@ -124,9 +124,10 @@ private:
         const fs::path header = root_ / "wavefit_lint_pch.h";
         write(header, source);
         std::vector<std::string> flags = base_flags;
-        flags.push_back("-isystem");
+        flags.emplace_back("-isystem");
         flags.push_back(include_.string());
         std::vector<const char*> argv;
+        argv.reserve(flags.size());
         for (const std::string& f : flags) argv.push_back(f.c_str());
         CXIndex index = clang_createIndex(0, 0);
         CXTranslationUnit tu = nullptr;
@@ -174,18 +175,19 @@ bool mentions_precompiled_header(CXTranslationUnit tu) {
 
 CXTranslationUnit parse(CXIndex index, const source_unit& unit, const run_setup& setup, bool with_pch) {
     std::vector<std::string> flags = setup.base_flags;
-    flags.push_back("-isystem");
+    flags.emplace_back("-isystem");
     flags.push_back(setup.workspace->include_directory());
     if (with_pch) {
-        flags.push_back("-include-pch");
+        flags.emplace_back("-include-pch");
         flags.push_back(setup.workspace->precompiled_header());
     } else {
-        flags.push_back("-include");
+        flags.emplace_back("-include");
         flags.push_back(setup.workspace->prelude());
     }
-    for (const std::string& f : unit.flags) flags.push_back(f);
-    for (const std::string& f : setup.user_flags) flags.push_back(f);
+    flags.insert(flags.end(), unit.flags.begin(), unit.flags.end());
+    flags.insert(flags.end(), setup.user_flags.begin(), setup.user_flags.end());
     std::vector<const char*> argv;
+    argv.reserve(flags.size());
     for (const std::string& f : flags) argv.push_back(f.c_str());
     CXTranslationUnit tu = nullptr;
     const unsigned options = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
@@ -324,7 +326,10 @@ command_output run_lint(const lint_request& request) {
     setup.scope = sources.scope;
     std::vector<std::string> pch_flags = setup.base_flags;
     for (const std::string& f : setup.user_flags) pch_flags.push_back(f);
+    const auto precompile_start = std::chrono::steady_clock::now();
     const parser_workspace workspace(pch_flags);
+    const double precompile_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - precompile_start).count();
     setup.workspace = &workspace;
     const unsigned jobs = request.jobs > 0 ? static_cast<unsigned>(request.jobs)
                                            : std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
@@ -344,6 +349,7 @@ command_output run_lint(const lint_request& request) {
     lint_report report;
     report.target = &target;
     report.jobs = jobs;
+    report.precompile_seconds = precompile_seconds;
     std::size_t parsed = 0;
     std::string first_failure;
     std::vector<finding> all;

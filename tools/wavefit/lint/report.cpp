@@ -105,6 +105,7 @@ std::string render_json(const lint_report& r) {
     j.key("suppressed_by_comment").value(r.suppressed_by_comment);
     j.key("suppressed_by_baseline").value(r.suppressed_by_baseline);
     j.key("seconds").value(r.seconds);
+    j.key("precompile_seconds").value(r.precompile_seconds);
     j.key("jobs").value(static_cast<std::uint64_t>(r.jobs));
     j.end_object();
     j.key("findings").begin_array();

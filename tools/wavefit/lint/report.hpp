@@ -32,6 +32,7 @@ struct lint_report {
     std::uint64_t suppressed_by_comment = 0;
     std::uint64_t suppressed_by_baseline = 0;
     double seconds = 0;
+    double precompile_seconds = 0;  // building the parser's precompiled header, once per run
     unsigned jobs = 1;
 };
 
