@@ -2,8 +2,10 @@
 // Checks of what the preprocessor and the compiler decide: warp-size macros and constants of 32, macros
 // whose value differs between HIP's host and device passes, and warpSize used as a constant (which clang
 // itself refuses, since the parser's warpSize is not constexpr, as in ROCm 7).
-#include <set>     // names seen
-#include <string>  // messages
+#include <algorithm>  // std::lower_bound
+#include <map>        // functions judged
+#include <set>        // diagnostics reported
+#include <string>     // messages
 
 #include "analysis.hpp"
 
@@ -70,15 +72,25 @@ bool reads_device_warp_size(CXCursor function) {
 // (a ballot, an indexed shuffle, warpSize), or in host code that compares it with the device's warp
 // size. Empty when every use is a consistent scheme of 32-lane groups.
 std::string harmful_use(analysis& a, const std::vector<file_range>& uses) {
+    // Each function is judged once, however many uses it holds.
+    std::map<std::size_t, std::string> judged;
+    const std::vector<CXCursor>& functions = a.functions();
     for (const file_range& u : uses) {
-        for (const CXCursor& f : a.functions()) {
+        for (std::size_t i = 0; i < functions.size(); ++i) {
+            const CXCursor f = functions[i];
             if (!range_of(f).contains(u)) continue;
-            if (is_device_function(f)) {
-                const std::string w = a.wave_use(f, true);
-                if (!w.empty()) return "`" + spelling_of(f) + "` uses it with " + w;
-            } else if (reads_device_warp_size(f)) {
-                return "`" + spelling_of(f) + "` uses it next to the device's warp size, which is 64 there";
+            auto found = judged.find(i);
+            if (found == judged.end()) {
+                std::string verdict;
+                if (is_device_function(f)) {
+                    const std::string w = a.wave_use(f, true);
+                    if (!w.empty()) verdict = "`" + spelling_of(f) + "` uses it with " + w;
+                } else if (reads_device_warp_size(f)) {
+                    verdict = "`" + spelling_of(f) + "` uses it next to the device's warp size, which is 64 there";
+                }
+                found = judged.emplace(i, std::move(verdict)).first;
             }
+            if (!found->second.empty()) return found->second;
         }
     }
     return {};
@@ -362,15 +374,16 @@ void check_diagnostics(analysis& a) {
                 const bool constant_needed =
                     message.find("constant") != std::string::npos || message.find("no matching function") != std::string::npos ||
                     message.find("launch_bounds") != std::string::npos || message.find("variable length") != std::string::npos;
-                if (constant_needed)
-                    for (const token& t : a.tokens().file_tokens(where.file)) {
-                        if (t.begin < where.offset) continue;
-                        if (t.text == ";" || t.text == "{") break;
-                        if (t.text == "warpSize") {
+                if (constant_needed) {
+                    const std::vector<token>& tokens = a.tokens().file_tokens(where.file);
+                    auto t = std::lower_bound(tokens.begin(), tokens.end(), where.offset,
+                                              [](const token& k, std::uint32_t offset) { return k.begin < offset; });
+                    for (; t != tokens.end() && t->text != ";" && t->text != "{"; ++t)
+                        if (t->text == "warpSize") {
                             about_warp_size = true;
                             break;
                         }
-                    }
+                }
             }
         }
         clang_disposeDiagnostic(d);
