@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the two readers of accepted lint findings (tools/wavefit/lint/suppressions.hpp), the
-// NOLINT comments of a source and a baseline file, fed the same bytes. Invariants:
+// NOLINT comments of a source and a baseline file, and the scan of a source's leading includes and a
+// header's guard (tools/wavefit/lint/shared_headers.hpp), fed the same bytes. Invariants:
 //   * neither traps, and both finish in time on any input;
 //   * every NOLINT rule covers lines inside the text (1 to its line count + 1) and names known codes only;
 //   * every baseline error is one line "fuzz.baseline:N: ..." with N a line of the input, within the caps;
 //   * an accepted baseline entry written back out (baseline_line) reads back the same, whatever bytes its
 //     path holds, and a path percent-encoded and decoded is the path;
-//   * fingerprints are 16 lower-case hex digits and depend only on their input.
+//   * fingerprints are 16 lower-case hex digits and depend only on their input;
+//   * every leading include is a non-empty name without a quote, backslash or line end, written in the
+//     text between quotes, and a prefix of the text has at most one more (the line the cut ends).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "lint/shared_headers.hpp"
 #include "lint/suppressions.hpp"
 
 namespace {
@@ -63,5 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string f = lint::fingerprint_text(lint::fingerprint("full_mask_32bit", text, 0));
     if (!lint::is_fingerprint(f) || f != lint::fingerprint_text(lint::fingerprint("full_mask_32bit", text, 0)))
         finding("a fingerprint is malformed or unstable", f);
+
+    const std::vector<std::string> includes = lint::leading_quoted_includes(text);
+    for (const std::string& name : includes)
+        if (name.empty() || name.find_first_of("\"\\\n\r") != std::string::npos ||
+            text.find('"' + name + '"') == std::string_view::npos)
+            finding("a leading include is malformed", name);
+    if (lint::leading_quoted_includes(text.substr(0, size / 2)).size() > includes.size() + 1)
+        finding("a prefix has more leading includes than the text");
+    (void)lint::header_is_guarded(text);
     return 0;
 }

@@ -23,6 +23,7 @@ from test_cli import CliAssertions, run
 LINT = Path(__file__).resolve().parent.parent / "lint"
 CHECKS = LINT / "checks"
 BUGS = LINT / "bugs"
+SHARED = LINT / "shared"
 EXPECT = re.compile(r"//\s*expect:\s*([a-z0-9_, ]+)")
 ARGS = re.compile(r"^//\s*lint-args:\s*(.*)$", re.M)
 
@@ -49,10 +50,12 @@ CODES = {
     "dynamic_shared_memory_unchecked": ("memory", "warning"),
 }
 SUMMARY_KEYS = {"findings", "errors", "warnings", "notes", "files", "parsed", "parsed_with_errors", "failed",
-                "suppressed_by_comment", "suppressed_by_baseline", "seconds", "precompile_seconds", "jobs"}
+                "suppressed_by_comment", "suppressed_by_baseline", "seconds", "precompile_seconds", "shared_headers",
+                "jobs"}
 FINDING_KEYS = {"code", "group", "severity", "file", "line", "column", "message", "why", "fix", "replacement",
                 "fingerprint"}
-FILE_KEYS = {"path", "status", "header", "errors", "first_error", "precompiled", "parse_seconds", "check_seconds"}
+FILE_KEYS = {"path", "status", "header", "errors", "first_error", "precompiled", "shared_header", "parse_seconds",
+             "check_seconds"}
 
 _availability = None
 
@@ -171,6 +174,37 @@ class LintKnownBugs(LintAssertions, unittest.TestCase):
             marked = {code for _, code in expectations(d / "after.cu")[0]}
             self.assertFalse(marked & self.bug_codes(d), f"{d.name}/after.cu still marks the bug's codes")
         self.assert_sources_match_marks([d / "after.cu" for d in directories])
+
+
+class LintSharedHeaders(LintAssertions, unittest.TestCase):
+    """tests/lint/shared: a guarded header that six sources open with (three through an unguarded wrapper)
+    is precompiled once; a source with a #define before its include is parsed on its own."""
+
+    def test_sources_that_open_with_a_guarded_header_share_it_and_get_exactly_their_marks(self):
+        sources = sorted(SHARED.glob("*.cu"))
+        self.assert_sources_match_marks(sources)
+        doc, result = self.lint_json(str(SHARED))
+        self.assertEqual(doc["summary"]["shared_headers"], 1, result.describe())
+        shared = {Path(f["path"]).name: f["shared_header"] and Path(f["shared_header"]).name for f in doc["files"]}
+        self.assertEqual(shared, {"launch_a.cu": "common.cuh", "launch_b.cu": "common.cuh", "launch_c.cu": "common.cuh",
+                                  "wrapped_d.cu": "common.cuh", "wrapped_e.cu": "common.cuh",
+                                  "wrapped_f.cu": "common.cuh", "defines_first.cu": None}, result.describe())
+        header = [f for f in doc["findings"] if Path(f["file"]).name == "common.cuh"]
+        self.assertEqual(sorted((f["line"], f["code"]) for f in header),
+                         [(9, "full_mask_32bit"), (14, "index_32bit")], result.describe())
+
+    def test_a_shared_run_finds_what_each_source_parsed_alone_finds(self):
+        together, _ = self.lint_json(str(SHARED))
+        alone = []
+        names = ("launch_a.cu", "wrapped_d.cu", "defines_first.cu")  # one of each kind, to keep the test short
+        for source in (SHARED / name for name in names):
+            # The header as a second unit puts it in the report's scope; two units share nothing.
+            doc, result = self.lint_json(str(source), str(SHARED / "common.cuh"))
+            self.assertEqual(doc["summary"]["shared_headers"], 0, result.describe())
+            alone += doc["findings"]
+        key = lambda f: (Path(f["file"]).name, f["line"], f["column"], f["code"], f["message"], f["fix"])
+        kept = [f for f in together["findings"] if Path(f["file"]).name in names + ("common.cuh",)]
+        self.assertEqual(sorted(map(key, kept)), sorted(set(map(key, alone))))
 
 
 class LintOutput(LintAssertions, unittest.TestCase):

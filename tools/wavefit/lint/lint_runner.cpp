@@ -14,6 +14,7 @@
 #include <filesystem>  // paths, the temporary directory
 #include <fstream>     // files
 #include <map>         // per-file caches
+#include <optional>    // a unit's leading include
 #include <set>         // included files, baseline keys
 #include <sstream>     // reading files
 #include <thread>      // workers
@@ -23,6 +24,7 @@
 #include "analysis.hpp"
 #include "parser_headers.hpp"
 #include "report.hpp"
+#include "shared_headers.hpp"
 #include "source_set.hpp"
 #include "suppressions.hpp"
 
@@ -63,6 +65,11 @@ std::string read_file(const fs::path& p, std::uint64_t max_bytes) {
     }
     if (text.size() > max_bytes) text.resize(max_bytes);
     return text;
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
 }
 
 bool under(const std::string& path, const std::string& root) {
@@ -147,6 +154,21 @@ private:
     }
 };
 
+// A project header that several units include first (shared_headers.hpp), precompiled once on top of the
+// parser's declarations; its own findings come from that one parse.
+struct shared_header {
+    std::vector<std::string> headers; // absolute, in include order
+    std::vector<std::string> flags;   // the units' own flags: one shared header per header and flags
+    std::vector<std::size_t> units;   // the units that include it first
+    std::string pch;                  // empty: it could not be precompiled, and its units parse it themselves
+    file_status status;               // its parse: clang's errors in it
+    std::vector<finding> findings;    // its findings
+    std::vector<std::string> included;
+};
+
+// A header is precompiled for three units or more: below that the precompiling costs what it saves.
+constexpr std::size_t shared_header_min_units = 3;
+
 struct unit_result {
     file_status status;
     std::vector<finding> findings;
@@ -173,60 +195,54 @@ bool mentions_precompiled_header(CXTranslationUnit tu) {
     return false;
 }
 
-CXTranslationUnit parse(CXIndex index, const source_unit& unit, const run_setup& setup, bool with_pch) {
+// The unit's flags: the parser's, then `-include-pch PCH` (or the prelude as text when `pch` is empty),
+// then the unit's own and the user's.
+std::vector<std::string> parse_flags(const source_unit& unit, const run_setup& setup, const std::string& pch) {
     std::vector<std::string> flags = setup.base_flags;
     flags.emplace_back("-isystem");
     flags.push_back(setup.workspace->include_directory());
-    if (with_pch) {
+    if (!pch.empty()) {
         flags.emplace_back("-include-pch");
-        flags.push_back(setup.workspace->precompiled_header());
+        flags.push_back(pch);
     } else {
         flags.emplace_back("-include");
         flags.push_back(setup.workspace->prelude());
     }
     flags.insert(flags.end(), unit.flags.begin(), unit.flags.end());
     flags.insert(flags.end(), setup.user_flags.begin(), setup.user_flags.end());
+    return flags;
+}
+
+CXTranslationUnit parse(CXIndex index, const std::string& path, const std::vector<std::string>& flags, unsigned extra_options = 0) {
     std::vector<const char*> argv;
     argv.reserve(flags.size());
     for (const std::string& f : flags) argv.push_back(f.c_str());
     CXTranslationUnit tu = nullptr;
-    const unsigned options = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
-    const CXErrorCode ec = clang_parseTranslationUnit2(index, unit.path.c_str(), argv.data(), static_cast<int>(argv.size()),
-                                                       nullptr, 0, options, &tu);
+    const unsigned options = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing | extra_options;
+    const CXErrorCode ec =
+        clang_parseTranslationUnit2(index, path.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0, options, &tu);
     if (ec != CXError_Success) return nullptr;
     return tu;
 }
 
-unit_result lint_unit(CXIndex index, const source_unit& unit, const run_setup& setup) {
-    unit_result result;
-    result.status.path = unit.path;
-    result.status.header = unit.header;
-    const auto start = std::chrono::steady_clock::now();
-    const bool have_pch = !setup.workspace->precompiled_header().empty();
-    result.status.precompiled = have_pch;
-    CXTranslationUnit tu = parse(index, unit, setup, have_pch);
-    if (tu != nullptr && have_pch && mentions_precompiled_header(tu)) {
-        clang_disposeTranslationUnit(tu);
-        result.status.precompiled = false;
-        tu = parse(index, unit, setup, false);
-    }
-    const auto parsed_at = std::chrono::steady_clock::now();
-    result.status.parse_seconds = std::chrono::duration<double>(parsed_at - start).count();
-    if (tu == nullptr) {
-        result.status.first_error = "libclang could not parse the file";
-        return result;
-    }
-    result.status.parsed = true;
+// clang's errors in the unit: how many, and the first as clang prints it.
+void count_errors(CXTranslationUnit tu, file_status& status) {
     for (unsigned i = 0; i < clang_getNumDiagnostics(tu); ++i) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-            if (result.status.errors == 0)
-                result.status.first_error =
+            if (status.errors == 0)
+                status.first_error =
                     take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
-            ++result.status.errors;
+            ++status.errors;
         }
         clang_disposeDiagnostic(d);
     }
+}
+
+// The checks over a parsed unit, reporting into `findings` only in the run's scope; appends the files
+// the unit included to `included`.
+void check_unit(CXTranslationUnit tu, const std::vector<std::string>& unit_flags, const run_setup& setup,
+                std::vector<finding>& findings, std::vector<std::string>& included) {
     // Which files findings may be reported in, decided once per file of the unit.
     std::map<std::string, bool> decided;
     const std::string workspace = setup.workspace->root();
@@ -245,42 +261,180 @@ unit_result lint_unit(CXIndex index, const source_unit& unit, const run_setup& s
     };
     // The -D flags, so that a macro defined on the command line has its value in the checks.
     std::vector<std::pair<std::string, std::string>> defines = setup.target->predefined;
-    for (const std::vector<std::string>* list : {&setup.base_flags, &unit.flags, &setup.user_flags})
+    for (const std::vector<std::string>* list : {&setup.base_flags, &unit_flags, &setup.user_flags})
         for (const std::string& f : *list) {
             if (f.size() < 3 || f.compare(0, 2, "-D") != 0) continue;
             const std::size_t eq = f.find('=');
             defines.emplace_back(f.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
                                  eq == std::string::npos ? std::string("1") : f.substr(eq + 1));
         }
-    analysis a(tu, *setup.target, in_scope, result.findings, defines);
+    analysis a(tu, *setup.target, in_scope, findings, defines);
     analyze_translation_unit(a);
     clang_getInclusions(
         tu,
-        [](CXFile included, CXSourceLocation*, unsigned, CXClientData data) {
-            static_cast<std::vector<std::string>*>(data)->push_back(take(clang_File_tryGetRealPathName(included)));
+        [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+            static_cast<std::vector<std::string>*>(data)->push_back(take(clang_File_tryGetRealPathName(file)));
         },
-        &result.included);
+        &included);
+}
+
+unit_result lint_unit(CXIndex index, const source_unit& unit, const run_setup& setup, const shared_header* shared) {
+    unit_result result;
+    result.status.path = unit.path;
+    result.status.header = unit.header;
+    const auto start = std::chrono::steady_clock::now();
+    // The shared header's precompiled form, else the parser's, else none; a precompiled header the unit's
+    // flags do not fit is an error that names it, and the next is tried.
+    std::vector<std::string> candidates;
+    if (shared != nullptr && !shared->pch.empty()) candidates.push_back(shared->pch);
+    if (!setup.workspace->precompiled_header().empty()) candidates.push_back(setup.workspace->precompiled_header());
+    candidates.emplace_back();
+    CXTranslationUnit tu = nullptr;
+    std::string used;
+    for (const std::string& pch : candidates) {
+        tu = parse(index, unit.path, parse_flags(unit, setup, pch));
+        used = pch;
+        if (tu == nullptr || pch.empty() || !mentions_precompiled_header(tu)) break;
+        clang_disposeTranslationUnit(tu);
+        tu = nullptr;
+    }
+    result.status.precompiled = !used.empty();
+    const auto parsed_at = std::chrono::steady_clock::now();
+    result.status.parse_seconds = std::chrono::duration<double>(parsed_at - start).count();
+    if (tu == nullptr) {
+        result.status.first_error = "libclang could not parse the file";
+        return result;
+    }
+    result.status.parsed = true;
+    // The shared header's errors are the unit's too: it includes the header first.
+    if (shared != nullptr && used == shared->pch) {
+        result.status.errors = shared->status.errors;
+        result.status.first_error = shared->status.first_error;
+        result.status.shared_header = shared->headers.back();
+    }
+    count_errors(tu, result.status);
+    check_unit(tu, unit.flags, setup, result.findings, result.included);
     clang_disposeTranslationUnit(tu);
     result.status.check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - parsed_at).count();
     return result;
 }
 
-std::vector<unit_result> lint_units(const std::vector<source_unit>& units, const run_setup& setup, unsigned jobs) {
-    std::vector<unit_result> results(units.size());
+// Runs work(index, i) for i in [0, count) on `jobs` threads, each with its own libclang index.
+// Declarations from a precompiled header are never visited: they are the standard library's or a shared
+// header's, checked in its own parse. (With this setting libclang visits the unit's own declarations and
+// the function templates it instantiated; analyze_translation_unit prefers an instantiation to its template.)
+template <typename Work>
+void in_parallel(std::size_t count, unsigned jobs, const Work& work) {
     std::atomic<std::size_t> next{0};
-    const auto work = [&]() {
-        // Declarations from the precompiled header are never visited: they are the standard library's.
-        // (With this setting libclang visits the unit's own declarations and the function templates it
-        // instantiated; analyze_translation_unit prefers an instantiation to its template.)
+    const auto worker = [&]() {
         CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/1, /*displayDiagnostics=*/0);
-        for (std::size_t i = next++; i < units.size(); i = next++) results[i] = lint_unit(index, units[i], setup);
+        for (std::size_t i = next++; i < count; i = next++) work(index, i);
         clang_disposeIndex(index);
     };
-    const unsigned threads = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(units.size())));
+    const unsigned threads = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::min<std::size_t>(count, 1024))));
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
     for (std::thread& t : pool) t.join();
+}
+
+// The guarded project headers that open a file, in include order (shared_headers.hpp): each quoted
+// leading include found beside its includer and guarded, or, for one that is not guarded, the headers
+// that open it, which end the list.
+class leading_headers {
+public:
+    std::vector<std::string> of(const std::string& path, int depth = 0) {
+        std::vector<std::string> headers;
+        const fs::path file(path);
+        for (const std::string& name : leading_quoted_includes(read_file(file, scanned))) {
+            const std::string header = (file.parent_path() / name).lexically_normal().string();
+            if (header.find_first_of("\"\n") != std::string::npos) break;
+            const int guard = guarded(header);
+            if (guard < 0) break;
+            if (guard == 0) {
+                if (depth < 4)
+                    for (std::string& h : of(header, depth + 1)) headers.push_back(std::move(h));
+                break;
+            }
+            headers.push_back(header);
+        }
+        return headers;
+    }
+
+private:
+    static constexpr std::uint64_t scanned = std::uint64_t{64} << 10;
+    std::map<std::string, int> known_;
+
+    // 1 guarded, 0 a header without a guard, -1 no such file.
+    int guarded(const std::string& header) {
+        const auto found = known_.find(header);
+        if (found != known_.end()) return found->second;
+        std::error_code ec;
+        const int answer = !fs::is_regular_file(header, ec) ? -1 : header_is_guarded(read_file(header, scanned)) ? 1 : 0;
+        known_.emplace(header, answer);
+        return answer;
+    }
+};
+
+// Each unit's longest list of leading headers that at least shared_header_min_units units with the same
+// flags open with; one shared header per such list.
+std::vector<shared_header> find_shared_headers(const std::vector<source_unit>& units) {
+    leading_headers leading;
+    std::vector<std::vector<std::string>> lists(units.size());
+    std::map<std::pair<std::vector<std::string>, std::vector<std::string>>, std::size_t> count;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (units[i].header) continue;
+        lists[i] = leading.of(units[i].path);
+        for (std::size_t n = 1; n <= lists[i].size(); ++n)
+            ++count[{std::vector<std::string>(lists[i].begin(), lists[i].begin() + static_cast<std::ptrdiff_t>(n)), units[i].flags}];
+    }
+    std::map<std::pair<std::vector<std::string>, std::vector<std::string>>, std::size_t> index;
+    std::vector<shared_header> found;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        for (std::size_t n = lists[i].size(); n > 0; --n) {
+            std::pair<std::vector<std::string>, std::vector<std::string>> key{
+                std::vector<std::string>(lists[i].begin(), lists[i].begin() + static_cast<std::ptrdiff_t>(n)), units[i].flags};
+            if (count[key] < shared_header_min_units) continue;
+            const auto [at, fresh] = index.emplace(key, found.size());
+            if (fresh) found.push_back({key.first, key.second, {}, {}, {}, {}, {}});
+            found[at->second].units.push_back(i);
+            break;
+        }
+    }
+    return found;
+}
+
+void precompile_shared_header(CXIndex index, shared_header& shared, std::size_t number, const run_setup& setup) {
+    const auto start = std::chrono::steady_clock::now();
+    const fs::path base = fs::path(setup.workspace->root()) / ("shared_" + std::to_string(number));
+    const std::string file = base.string() + ".h";
+    std::string text;
+    for (const std::string& h : shared.headers) text += "#include \"" + h + "\"\n";
+    write_text(file, text);
+    const source_unit unit{file, shared.flags, false};
+    CXTranslationUnit tu = nullptr;
+    for (const std::string& pch : {setup.workspace->precompiled_header(), std::string()}) {
+        tu = parse(index, file, parse_flags(unit, setup, pch), CXTranslationUnit_ForSerialization);
+        if (tu == nullptr || pch.empty() || !mentions_precompiled_header(tu)) break;
+        clang_disposeTranslationUnit(tu);
+        tu = nullptr;
+    }
+    if (tu == nullptr) return;
+    shared.status.parsed = true;
+    count_errors(tu, shared.status);
+    check_unit(tu, shared.flags, setup, shared.findings, shared.included);
+    const std::string pch = base.string() + ".pch";
+    if (clang_saveTranslationUnit(tu, pch.c_str(), CXSaveTranslationUnit_None) == CXSaveError_None) shared.pch = pch;
+    clang_disposeTranslationUnit(tu);
+    shared.status.parse_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<unit_result> lint_units(const std::vector<source_unit>& units, const run_setup& setup, unsigned jobs,
+                                    const std::vector<const shared_header*>& shared_of = {}) {
+    std::vector<unit_result> results(units.size());
+    in_parallel(units.size(), jobs, [&](CXIndex index, std::size_t i) {
+        results[i] = lint_unit(index, units[i], setup, i < shared_of.size() ? shared_of[i] : nullptr);
+    });
     return results;
 }
 
@@ -328,16 +482,27 @@ command_output run_lint(const lint_request& request) {
     for (const std::string& f : setup.user_flags) pch_flags.push_back(f);
     const auto precompile_start = std::chrono::steady_clock::now();
     const parser_workspace workspace(pch_flags);
-    const double precompile_seconds =
+    const double base_precompile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - precompile_start).count();
     setup.workspace = &workspace;
     const unsigned jobs = request.jobs > 0 ? static_cast<unsigned>(request.jobs)
                                            : std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
 
-    std::vector<unit_result> results = lint_units(sources.units, setup, jobs);
+    // Headers many units include first are parsed once, precompiled, and their units parsed on top.
+    const auto shared_start = std::chrono::steady_clock::now();
+    std::vector<shared_header> shared = find_shared_headers(sources.units);
+    in_parallel(shared.size(), jobs, [&](CXIndex index, std::size_t i) { precompile_shared_header(index, shared[i], i, setup); });
+    std::vector<const shared_header*> shared_of(sources.units.size(), nullptr);
+    for (const shared_header& s : shared)
+        for (const std::size_t u : s.units) shared_of[u] = &s;
+    const double precompile_seconds =
+        base_precompile_seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - shared_start).count();
+
+    std::vector<unit_result> results = lint_units(sources.units, setup, jobs, shared_of);
     // Headers no unit included are parsed on their own, so that a header-only library is linted too.
     std::set<std::string> included;
     for (const unit_result& r : results) included.insert(r.included.begin(), r.included.end());
+    for (const shared_header& s : shared) included.insert(s.included.begin(), s.included.end());
     std::vector<source_unit> headers;
     for (const std::string& h : sources.headers)
         if (included.count(h) == 0) headers.push_back({h, {}, true});
@@ -357,9 +522,14 @@ command_output run_lint(const lint_request& request) {
         parsed += r.status.parsed ? 1 : 0;
         if (!r.status.parsed && first_failure.empty()) first_failure = r.status.path + ": " + r.status.first_error;
         r.status.path = display_path(r.status.path, cwd);
+        if (!r.status.shared_header.empty()) r.status.shared_header = display_path(r.status.shared_header, cwd);
         report.files.push_back(r.status);
         for (finding& f : r.findings) all.push_back(std::move(f));
     }
+    for (shared_header& s : shared)
+        for (finding& f : s.findings) all.push_back(std::move(f));
+    report.shared_headers = 0;
+    for (const shared_header& s : shared) report.shared_headers += s.pch.empty() ? 0 : 1;
     if (parsed == 0)
         throw usage_error("nothing could be parsed (" + std::to_string(results.size()) + " file" +
                           (results.size() == 1 ? "" : "s") + "; " + first_failure + ")");

@@ -106,6 +106,7 @@ std::string render_json(const lint_report& r) {
     j.key("suppressed_by_baseline").value(r.suppressed_by_baseline);
     j.key("seconds").value(r.seconds);
     j.key("precompile_seconds").value(r.precompile_seconds);
+    j.key("shared_headers").value(r.shared_headers);
     j.key("jobs").value(static_cast<std::uint64_t>(r.jobs));
     j.end_object();
     j.key("findings").begin_array();
@@ -135,6 +136,11 @@ std::string render_json(const lint_report& r) {
         j.key("errors").value(s.errors);
         j.key("first_error").value(s.first_error);
         j.key("precompiled").value(s.precompiled);
+        j.key("shared_header");
+        if (s.shared_header.empty())
+            j.null();
+        else
+            j.value(s.shared_header);
         j.key("parse_seconds").value(s.parse_seconds);
         j.key("check_seconds").value(s.check_seconds);
         j.end_object();

@@ -20,6 +20,7 @@ struct file_status {
     std::uint32_t errors = 0;  // clang's errors (missing headers and what follows from them)
     std::string first_error;
     bool precompiled = true;  // parsed with the precompiled parser declarations (false: its flags did not fit)
+    std::string shared_header;  // the precompiled project header the unit was parsed on (empty: none)
     double parse_seconds = 0;
     double check_seconds = 0;
 };
@@ -32,7 +33,8 @@ struct lint_report {
     std::uint64_t suppressed_by_comment = 0;
     std::uint64_t suppressed_by_baseline = 0;
     double seconds = 0;
-    double precompile_seconds = 0;  // building the parser's precompiled header, once per run
+    double precompile_seconds = 0;  // the headers' first parse: the parser's precompiled header and the shared headers
+    std::uint64_t shared_headers = 0;  // project headers precompiled once for the units that include them first
     unsigned jobs = 1;
 };
 
