@@ -94,7 +94,7 @@ struct device_data {
 
 // The outputs of the original launch on inputs of `seed`.
 std::vector<float> original_outputs(const contract_case& c, device_data& d, std::uint32_t seed, const gpu::stream& s) {
-    d.x.from_host(small_integers(c.inputs, seed));
+    d.x.from_host(small_integers(d.x.size(), seed));  // the buffer holds the largest case
     d.out.poison(0xFF);
     c.raw(s.get());
     GPU_REQUIRE_OK(gpu::take_last_error());
@@ -133,7 +133,7 @@ void check_contract(const std::function<contract_case(device_data&, std::uint64_
 
     // wavefit::tune on the inputs of seed 1, outputs poisoned: every candidate writes them all.
     const wavefit::work ported = c.work.replacing(c.original);
-    d.x.from_host(small_integers(c.inputs, 1));
+    d.x.from_host(small_integers(d.x.size(), 1));
     d.out.poison(0xFF);
     const wavefit::tuning_result t = c.tune(ported, s.get());
     INFO("tuned: " << (t.ok ? "" : t.message) << " chose " << config_text(t.chosen) << " of " << t.candidates

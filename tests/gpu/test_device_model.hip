@@ -177,22 +177,36 @@ TEST_CASE("a launch by element count uses exactly the configuration wavefit::pla
     const wavefit::plan_options custom[] = {{}, options(8192, 256, true), options(0, 64, true), options(0, 256, false),
                                             options(100000, 128, true)};
 
+    // Both contracts: a kernel that loops (the plan may clamp the grid, every count launches) and the
+    // default one pass (a count the device cannot hold in one launch is refused, exactly where the
+    // plan says so).
     gpu::stream s;
-    std::size_t compared = 0;
-    for (const wavefit::plan_options& o : custom) {
-        for (const std::uint64_t n : counts) {
-            const launch_config want = wavefit::plan(d, k, n, o).config();
-            const wavefit::launch_result r = launched_or_captured(n > capture_above, s, [&] {
-                return wavefit::try_launch(noop_elements, wavefit::work::elements(n, o), s.get(), n);
-            });
-            INFO("n = " << n << ", dynamic shared " << o.dynamic_shared << ", min efficient block " << o.min_efficient_block
-                        << ", spread " << o.spread_small_work << ": " << r.message);
-            CHECK(r.ok());
-            CHECK(gpu_test::status_name(r.status) == (n == 0 ? "nothing_to_launch" : "launched"));
-            CHECK(r.config == want);
-            ++compared;
+    std::size_t compared = 0, refused = 0;
+    for (const bool loops : {true, false}) {
+        for (const wavefit::plan_options& o : custom) {
+            for (const std::uint64_t n : counts) {
+                const wavefit::work w = loops ? wavefit::work::elements(n, o).kernel_loops() : wavefit::work::elements(n, o);
+                const wavefit::launch_plan p = wavefit::plan(d, k, w);
+                const wavefit::launch_result r = launched_or_captured(n > capture_above, s, [&] {
+                    return wavefit::try_launch(noop_elements, w, s.get(), n);
+                });
+                INFO("n = " << n << (loops ? " (the kernel loops)" : " (one pass)") << ", dynamic shared "
+                            << o.dynamic_shared << ", min efficient block " << o.min_efficient_block << ", spread "
+                            << o.spread_small_work << ": " << r.message);
+                if (loops || p.ok()) {
+                    CHECK(r.ok());
+                    CHECK(gpu_test::status_name(r.status) == (n == 0 ? "nothing_to_launch" : "launched"));
+                    CHECK(r.config == p.config());
+                } else {
+                    CHECK(p.exceeds_one_pass);
+                    CHECK(gpu_test::status_name(r.status) == "rejected");
+                    ++refused;
+                }
+                ++compared;
+            }
         }
     }
+    CHECK(refused > 0);  // the one-pass contract was exercised beyond the device's grid
     // The plain element-count overload is the default-options case.
     for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000003}}) {
         const wavefit::launch_result r = wavefit::try_launch(noop_elements, n, s.get(), n);
@@ -200,7 +214,8 @@ TEST_CASE("a launch by element count uses exactly the configuration wavefit::pla
               wavefit::plan(wavefit::current_device_limits(), wavefit::kernel_resources_for(noop_elements), n).config());
     }
     s.wait();
-    gpu_test::note("plan: " + std::to_string(compared) + " element-count launches compared with wavefit::plan");
+    gpu_test::note("plan: " + std::to_string(compared) + " element-count launches compared with wavefit::plan (" +
+                   std::to_string(refused) + " refused as one pass, as the plan says)");
     CHECK(gpu_test::last_error_text() == gpu_test::success_text());
 }
 
@@ -223,13 +238,22 @@ TEST_CASE("a launch over an extent uses exactly the configuration wavefit::plan 
                             {70000, 70000},
                             {std::uint64_t{1} << 40, 2}};
     gpu::stream s;
-    for (const dims& e : extents) {
-        const launch_config want = wavefit::plan(d, k, e).config();
-        const wavefit::launch_result r = launched_or_captured(
-            e.volume() > capture_above, s, [&] { return wavefit::try_launch(noop_extent, e, s.get(), e.x, e.y); });
-        INFO("extent " << wavefit::detail::dims_text(e) << ": " << r.message);
-        CHECK(r.ok());
-        CHECK(r.config == want);
+    for (const bool loops : {true, false}) {
+        for (const dims& e : extents) {
+            const wavefit::work w = loops ? wavefit::work::over(e).kernel_loops() : wavefit::work::over(e);
+            const wavefit::launch_plan p = wavefit::plan(d, k, w);
+            const wavefit::launch_result r = launched_or_captured(
+                e.volume() > capture_above, s, [&] { return wavefit::try_launch(noop_extent, w, s.get(), e.x, e.y); });
+            INFO("extent " << wavefit::detail::dims_text(e) << (loops ? " (the kernel loops): " : " (one pass): ")
+                           << r.message);
+            if (loops || p.ok()) {
+                CHECK(r.ok());
+                CHECK(r.config == p.config());
+            } else {
+                CHECK(p.exceeds_one_pass);
+                CHECK(gpu_test::status_name(r.status) == "rejected");
+            }
+        }
     }
     s.wait();
     CHECK(gpu_test::last_error_text() == gpu_test::success_text());

@@ -4,6 +4,10 @@
 // once, and what launch_error and try_launch report.
 #include "gpu_test.hpp"
 
+// The launch caches themselves (detail::kernel_table, launch_table), which these specifications inspect;
+// launch.hpp includes them only in the host pass, and nvcc parses host code in its device pass too.
+#include <wavefit/runtime/launch_impl.hpp>
+
 #include <atomic>     // the start line of the threads
 #include <stdexcept>  // failures inside the threads
 #include <thread>     // concurrent first launches

@@ -7,7 +7,9 @@
 // database (WAVEFIT_TUNING, WAVEFIT_TUNING_FILE, WAVEFIT_TUNING_VERBOSE): read lazily once, consulted
 // when a planned launch's entry is first computed (never on the hot path), written through a
 // temporary file under a lock file so that processes tuning into one file lose nothing. Standard C++
-// only: no POSIX header reaches the including translation unit.
+// only: no POSIX header reaches the including translation unit. The definitions behind tuning_api.hpp:
+// compiled in every host pass that includes <wavefit/tuning.hpp> (header-only), or once in the
+// compiled library (WAVEFIT_SEPARATE_COMPILATION, where the library holds the tuner).
 #pragma once
 
 #include <algorithm>   // std::sort, std::clamp
@@ -31,28 +33,11 @@
 #include "device_state.hpp"
 #include "kernel_arguments.hpp"
 #include "launch.hpp"
+#include "launch_impl.hpp"  // the launch internals the tuner drives (launch.hpp includes them too, or compiled.hpp)
+#include "tuning_api.hpp"
 #include "tuning_switch.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
-
-// What wavefit::tune measured and chose.
-struct tuning_result {
-    bool ok = false;     // the measurement ran (else `message` says why)
-    bool tuned = false;  // a candidate beat the configuration it would replace by more than the noise
-    launch_config chosen{dims{0}, dims{0}};  // for the tuned work: the plan's (or the baseline's) unless `tuned`
-    launch_config plan{dims{0}, dims{0}};
-    bool has_baseline = false;  // the work replaced a configuration (work::replacing): measured first
-    launch_config baseline{dims{0}, dims{0}};
-    double chosen_ns = 0;  // median device time per launch
-    double plan_ns = 0;
-    double baseline_ns = 0;
-    double spread = 0;        // the larger relative spread of the chosen and the replaced configuration
-    bool cold_cache = false;  // the L2 was flushed before each timed launch
-    std::uint32_t candidates = 0;
-    std::uint32_t failed = 0;
-    double tuning_ms = 0;
-    std::string message;  // why tuning failed, empty when ok
-};
 
 namespace detail {
 
@@ -666,7 +651,7 @@ inline const tuner_interface& the_tuner() {
 inline const bool tuner_registered = tuning_switch::get().register_tuner(&the_tuner());
 
 // Tunes `kernel` for `w` with packed arguments (the body of wavefit::tune).
-inline tuning_result tune_packed(const void* kernel, const work& w, backend::stream_type stream, void** args) {
+WAVEFIT_FUNC tuning_result tune_packed(const void* kernel, const work& w, backend::stream_type stream, void** args) {
     tuning_result out;
     if (w.negative) {
         out.message = "nothing to tune: the work's count is negative";
@@ -706,50 +691,10 @@ inline tuning_result tune_packed(const void* kernel, const work& w, backend::str
 
 }  // namespace detail
 
-// Tunes `kernel` for `w` on `stream`: runs it with `args` in each configuration its contract allows
-// (at most 64, the plan first and the configuration the work replaces, if any, too; about a second
-// of device time), keeps the fastest if a confirmation round shows it beats what it would replace by
-// more than the measured noise, keeps the record for this process (planned launches use it while
-// tuning is on: WAVEFIT_TUNING=use or set_tuning_mode) and adds it to WAVEFIT_TUNING_FILE when that
-// is set. The kernel runs many times with these arguments: unless it is idempotent (its outputs do
-// not depend on its earlier outputs), pass scratch buffers.
-template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) {
-    using packed_type = detail::packed_arguments<Params...>;
-    if constexpr (!packed_type::template fits<Args...>()) {
-        return tuning_result{};
-    } else {
-        packed_type packed(std::forward<Args>(args)...);
-        if (packed.nonzero_null()) {
-            tuning_result out;
-            out.message = "an integer of NULL's type that is not 0 was passed for a pointer parameter";
-            return out;
-        }
-        return detail::tune_packed(detail::kernel_address(kernel), w, stream, packed.addresses());
-    }
-}
-
-template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
-tuning_result tune(void (*kernel)(Params...), Count elements, backend::stream_type stream, Args&&... args) {
-    return tune(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
-}
-
-template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) {
-    return tune(kernel, work::over(extent), stream, std::forward<Args>(args)...);
-}
-
-// Sets what planned launches do with tuning records for the rest of the process (WAVEFIT_TUNING
-// sets it at start-up). Entries already computed are recomputed on their next launch.
-inline void set_tuning_mode(tuning_mode m) noexcept { detail::tuning_switch::get().set_mode(m); }
-
-inline tuning_mode current_tuning_mode() noexcept { return detail::tuning_switch::get().mode(); }
-
-// The tuning file this process reads and adds to from now on (WAVEFIT_TUNING_FILE sets it at
-// start-up); an empty path keeps new results in this process only.
-inline void set_tuning_file(const std::string& path) { detail::tuning_state::get().set_file(path); }
-
-// Whether new tuning choices are reported on stderr (WAVEFIT_TUNING_VERBOSE=1 at start-up).
-inline void set_tuning_verbose(bool on) noexcept { detail::tuning_state::get().set_verbose(on); }
+// The public setters (declared in tuning_api.hpp).
+WAVEFIT_FUNC void set_tuning_mode(tuning_mode m) noexcept { detail::tuning_switch::get().set_mode(m); }
+WAVEFIT_FUNC tuning_mode current_tuning_mode() noexcept { return detail::tuning_switch::get().mode(); }
+WAVEFIT_FUNC void set_tuning_file(const std::string& path) { detail::tuning_state::get().set_file(path); }
+WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept { detail::tuning_state::get().set_verbose(on); }
 
 WAVEFIT_END_NAMESPACE
