@@ -8,6 +8,9 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
                include/wavefit/runtime/backend.hpp (the library) and gpu_support/ (tests, benchmarks,
                examples) call hip*/cuda* functions; only include/wavefit/platform.hpp tests the
                compilers' platform macros
+  launch tier  what a launch compiles in the separately compiled mode (runtime/launch_call.hpp and
+               every header it includes) has no <string>, <vector> or <tuple> and none of the
+               planning, validation, tuning or explanation headers: only declarations and templates
   public API   every public name of namespace wavefit and wavefit::presets appears in README.md
   README       stays under 250 lines (the first screens are for porting; details live in docs/), names
                the CLI's CMake target once, and every relative link of README.md and docs/ resolves
@@ -148,6 +151,46 @@ def check_layering(root, files, problems):
                 problems.append(f"{path}:{number}: calls hip*/cuda* outside runtime/backend.hpp and gpu_support/: {line.strip()[:100]}")
 
 
+INCLUDE_LINE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+LEAN_LAUNCH_TIER = "include/wavefit/runtime/launch_call.hpp"
+LEAN_FORBIDDEN_SYSTEM = {"string", "vector", "tuple", "map", "unordered_map", "functional", "sstream", "iostream"}
+LEAN_FORBIDDEN_HEADERS = re.compile(r"(^|/)(plan|validate|occupancy|presets|tuning\w*|tuner|explain\w*|"
+                                    r"json_reader|launch_impl)\.hpp$")
+
+
+def transitive_includes(root, header):
+    """Every header `header` includes through "..." lines, followed transitively, with the <...> headers
+    each of them names: ({repository path: the path that first included it}, {system header: includer})."""
+    seen, system, todo = {header: None}, {}, [header]
+    while todo:
+        path = todo.pop()
+        text = read(root, path)
+        if text is None:
+            continue
+        for line in text.splitlines():  # not without_comments: it blanks the "..." of the includes
+            m = INCLUDE_LINE.match(line)
+            if not m:
+                continue
+            if m.group(1) == "<":
+                system.setdefault(m.group(2), path)
+                continue
+            target = os.path.normpath(os.path.join(os.path.dirname(path), m.group(2)))
+            if target not in seen:
+                seen[target] = path
+                todo.append(target)
+    return seen, system
+
+
+def check_launch_tier(root, problems):
+    headers, system = transitive_includes(root, LEAN_LAUNCH_TIER)
+    for name, by in sorted(system.items()):
+        if name in LEAN_FORBIDDEN_SYSTEM:
+            problems.append(f"{by}: includes <{name}>, which the launch tier ({LEAN_LAUNCH_TIER}) must not compile")
+    for path, by in sorted(headers.items()):
+        if by is not None and LEAN_FORBIDDEN_HEADERS.search(path):
+            problems.append(f"{by}: includes {path}, which the launch tier ({LEAN_LAUNCH_TIER}) must not compile")
+
+
 DICT_ENTRY = re.compile(r'^(?:\w+=)?"((?:[^"\\]|\\\\|\\"|\\x[0-9A-Fa-f]{2})*)"\s*$')
 
 
@@ -277,6 +320,7 @@ def main(argv):
     check_licence(root, files, problems)
     check_references(root, files, problems)
     check_layering(root, files, problems)
+    check_launch_tier(root, problems)
     check_public_api(root, problems)
     check_readme(root, files, problems)
     check_fuzz_dictionaries(root, files, problems)
