@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Specifications of AMD target ids (include/wavefit/target_id.hpp): which code loads on which device
+// Specifications of AMD target ids (tools/analysis/target_id.hpp): which code loads on which device
 // (LLVM AMDGPUUsage "Target ID"; ROCm/clr isCodeObjectCompatibleWithDevice), and of the VGPR budget
 // a launch bound leaves a kernel (LLVM AMDGPUBaseInfo), which decides whether a spill is the bound's fault.
 #include <catch2/catch.hpp>
@@ -8,22 +8,24 @@
 
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/target_id.hpp>
 
-using wavefit::feature_setting;
-using wavefit::load_problem;
-using wavefit::target_id;
+#include "analysis/target_id.hpp"
+
+namespace analysis = wavefit::analysis;
+using wavefit::analysis::feature_setting;
+using wavefit::analysis::load_problem;
+using wavefit::analysis::target_id;
 
 namespace {
 
 target_id parsed(const char* text) {
     target_id t;
     INFO("target id: " << text);
-    REQUIRE(wavefit::parse_target_id(text, t));
+    REQUIRE(analysis::parse_target_id(text, t));
     return t;
 }
 
-load_problem loads(const char* code, const char* device) { return wavefit::loads_on(parsed(code), parsed(device)); }
+load_problem loads(const char* code, const char* device) { return analysis::loads_on(parsed(code), parsed(device)); }
 
 }  // namespace
 
@@ -34,12 +36,12 @@ TEST_CASE("target ids parse into a processor and its xnack and sramecc settings"
     REQUIRE(t.xnack == feature_setting::off);
     REQUIRE(parsed("gfx942").xnack == feature_setting::any);
     REQUIRE(parsed("gfx90a:xnack+").sramecc == feature_setting::any);
-    REQUIRE(wavefit::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
     target_id ignored;
     for (const char* bad : {"", ":xnack+", "gfx90a:", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:tgsplit+",
                             "gfx90a:xnack+:xnack-", "gfx90a::xnack+"}) {
         CAPTURE(bad);
-        REQUIRE_FALSE(wavefit::parse_target_id(bad, ignored));
+        REQUIRE_FALSE(analysis::parse_target_id(bad, ignored));
     }
 }
 
@@ -57,11 +59,11 @@ TEST_CASE("code loads on its own processor where every setting it names matches"
 }
 
 TEST_CASE("an Instinct device runs with SRAM ECC on and XNACK off by default; RDNA3 has neither", "[target_id]") {
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1100")) == "gfx1100");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1100")) == "gfx1100");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
 }
 
 TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 256 at 512, 512 at 256", "[target_id]") {

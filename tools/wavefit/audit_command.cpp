@@ -7,7 +7,8 @@
 #include <vector>     // rows
 
 #include <wavefit/presets.hpp>
-#include <wavefit/trace_audit.hpp>
+
+#include "analysis/trace_audit.hpp"
 
 #include "commands.hpp"
 #include "demangle.hpp"
@@ -19,6 +20,15 @@
 #include "trace_reader.hpp"
 
 namespace wavefit::cli {
+
+using analysis::audit_finding;
+using analysis::audit_kernel;
+using analysis::has_unified_vgprs;
+using analysis::kernel_audit;
+using analysis::kernel_group;
+using analysis::trace_dispatch;
+using analysis::work_items_of;
+
 namespace {
 
 std::string normalized(std::string_view s) {

@@ -11,10 +11,9 @@
 #include <string>       // text of a target id
 #include <string_view>  // parsing
 
-#include "config.hpp"
-#include "detail/ascii.hpp"
+#include <wavefit/detail/ascii.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 
 enum class feature_setting : std::uint8_t {
     any,  // code: runs either way; device: unknown (a real GPU whose features were not read)
@@ -68,7 +67,7 @@ struct processor_features {
     bool xnack = false;
 };
 constexpr processor_features features_of(std::string_view processor) noexcept {
-    using detail::starts_with;
+    using wavefit::detail::starts_with;
     const bool cdna_or_vega20 = processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" ||
                                 processor == "gfx940" || processor == "gfx941" || processor == "gfx942" ||
                                 processor == "gfx950";
@@ -98,8 +97,8 @@ enum class load_problem : std::uint8_t {
 // Whether code for `code` loads on a device whose target id is `device` (a device setting of `any`
 // counts as unknown: it does not rule the code out).
 constexpr load_problem loads_on(const target_id& code, const target_id& device) noexcept {
-    if (detail::ifind(code.processor, "-generic") != detail::text_npos) return load_problem::not_modelled;
-    if (!detail::iequals(code.processor, device.processor)) return load_problem::other_processor;
+    if (wavefit::detail::ifind(code.processor, "-generic") != wavefit::detail::text_npos) return load_problem::not_modelled;
+    if (!wavefit::detail::iequals(code.processor, device.processor)) return load_problem::other_processor;
     const auto clash = [](feature_setting c, feature_setting d) {
         return c != feature_setting::any && d != feature_setting::any && c != d;
     };
@@ -108,4 +107,4 @@ constexpr load_problem loads_on(const target_id& code, const target_id& device) 
     return load_problem::none;
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // From the kernel dispatches of a profiler trace to the launches worth fixing: dispatches grouped
 // per kernel and launch configuration, their share of GPU time, and findings with stable codes
-// (docs/cli.md, "wavefit audit"). Readers of the trace formats live in the CLI; this header only
-// sees dispatches, so that the arithmetic (work-items to blocks, VGPR+AGPR unification, tails) is
+// (docs/cli.md, "wavefit audit"). Readers of the trace formats are the CLI's trace_reader.cpp; this
+// only sees dispatches, so that the arithmetic (work-items to blocks, VGPR+AGPR unification, tails) is
 // one tested piece whatever the profiler.
 #pragma once
 
@@ -16,19 +16,19 @@
 #include <utility>        // std::move
 #include <vector>         // groups, findings
 
-#include "config.hpp"
-#include "detail/arithmetic.hpp"
-#include "detail/text.hpp"
-#include "device_limits.hpp"
-#include "dims.hpp"
-#include "kernel_resources.hpp"
-#include "launch_config.hpp"
-#include "occupancy.hpp"
-#include "occupancy_hint.hpp"
-#include "plan.hpp"
-#include "validate.hpp"
+#include <wavefit/detail/arithmetic.hpp>
+#include <wavefit/detail/text.hpp>
+#include <wavefit/device_limits.hpp>
+#include <wavefit/dims.hpp>
+#include <wavefit/kernel_resources.hpp>
+#include <wavefit/launch_config.hpp>
+#include <wavefit/occupancy.hpp>
+#include <wavefit/plan.hpp>
+#include <wavefit/validate.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+#include "occupancy_hint.hpp"
+
+namespace wavefit::analysis {
 
 // One kernel dispatch as a trace records it, in wavefit's units: grid in blocks, block in threads,
 // shared memory in bytes per block (static + dynamic), scratch in bytes per work-item.
@@ -50,15 +50,15 @@ struct trace_dispatch {
 // AMD traces count the grid in work-items (rocprof's Grid_Size, grd): blocks = ceil(work-items / block)
 // per dimension (a partial last block still is a block). A zero block gives a zero grid.
 constexpr dims blocks_from_work_items(const dims& work_items, const dims& block) noexcept {
-    return {block.x == 0 ? 0 : detail::ceil_div(work_items.x, block.x),
-            block.y == 0 ? 0 : detail::ceil_div(work_items.y, block.y),
-            block.z == 0 ? 0 : detail::ceil_div(work_items.z, block.z)};
+    return {block.x == 0 ? 0 : wavefit::detail::ceil_div(work_items.x, block.x),
+            block.y == 0 ? 0 : wavefit::detail::ceil_div(work_items.y, block.y),
+            block.z == 0 ? 0 : wavefit::detail::ceil_div(work_items.z, block.z)};
 }
 
 // Work-items per dimension of a grid in blocks (saturating at 2^64-1).
 constexpr dims work_items_of(const dims& grid, const dims& block) noexcept {
-    return {detail::saturating_mul(grid.x, block.x), detail::saturating_mul(grid.y, block.y),
-            detail::saturating_mul(grid.z, block.z)};
+    return {wavefit::detail::saturating_mul(grid.x, block.x), wavefit::detail::saturating_mul(grid.y, block.y),
+            wavefit::detail::saturating_mul(grid.z, block.z)};
 }
 
 // Whether the architecture has one register file for VGPRs and AGPRs (gfx90a, gfx940-gfx942, gfx950),
@@ -74,7 +74,8 @@ constexpr bool has_unified_vgprs(std::string_view arch) noexcept {
 // larger one counts. The allocation granule (8 on gfx90a/gfx942) is applied by the occupancy model.
 constexpr std::uint32_t unified_vgprs(std::string_view arch, std::uint32_t arch_vgpr, std::uint32_t accum_vgpr) noexcept {
     if (accum_vgpr == 0) return arch_vgpr;
-    if (has_unified_vgprs(arch)) return detail::clamp_to_u32(detail::align_up(arch_vgpr, 4) + std::uint64_t{accum_vgpr});
+    if (has_unified_vgprs(arch))
+        return wavefit::detail::clamp_to_u32(wavefit::detail::align_up(arch_vgpr, 4) + std::uint64_t{accum_vgpr});
     return arch_vgpr > accum_vgpr ? arch_vgpr : accum_vgpr;
 }
 
@@ -121,8 +122,8 @@ public:
         }
         kernel_group& g = groups_[it->second];
         ++g.dispatches;
-        g.total_ns = detail::saturating_add(g.total_ns, d.duration_ns);
-        total_ns_ = detail::saturating_add(total_ns_, d.duration_ns);
+        g.total_ns = wavefit::detail::saturating_add(g.total_ns, d.duration_ns);
+        total_ns_ = wavefit::detail::saturating_add(total_ns_, d.duration_ns);
         ++dispatches_;
         if (d.trace_occupancy) {
             g.trace_occupancy_sum += *d.trace_occupancy;
@@ -217,6 +218,8 @@ struct kernel_audit {
 
 namespace detail {
 
+using wavefit::detail::num;
+
 inline std::string percent_of(double ratio) { return num(static_cast<std::uint64_t>(std::lround(ratio * 100.0))) + "%"; }
 
 inline std::string limits_text(const occupancy_report& o) {
@@ -253,7 +256,7 @@ inline kernel_resources resources_of(const device_limits& d, const trace_dispatc
 
 // Everything `wavefit audit` says about one group on device `d`.
 inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
-    using detail::num;
+    using wavefit::detail::num;
     kernel_audit a;
     const trace_dispatch& t = g.launch;
     a.resources = resources_of(d, t);
@@ -264,7 +267,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     const std::string wave(d.wave_word());
     const std::string cu(d.cu_word());
     const std::string dev = device_text(d);
-    const std::uint64_t waves_per_block = d.wave_size == 0 ? 0 : detail::ceil_div(threads, d.wave_size);
+    const std::uint64_t waves_per_block = d.wave_size == 0 ? 0 : wavefit::detail::ceil_div(threads, d.wave_size);
 
     if (a.occupancy.max_waves_per_cu > 0 && d.compute_units > 0) {
         const double grid_waves = static_cast<double>(blocks) / d.compute_units * static_cast<double>(waves_per_block);
@@ -284,12 +287,13 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         a.findings.push_back(
             {std::string(audit_codes::idle_lanes), "warning",
              "a block of " + num(threads) + " threads fills " +
-                 detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) + " on " + dev + ": " + num(idle) +
-                 " of " + num(lanes) + " lanes (" +
+                 wavefit::detail::plural(waves_per_block, num(d.wave_size) + "-lane " + wave) + " on " + dev + ": " +
+                 num(idle) + " of " + num(lanes) + " lanes (" +
                  detail::percent_of(static_cast<double>(idle) / static_cast<double>(lanes)) + ") stay idle in every block",
              "use a multiple of " + num(d.wave_size) + " threads per block" +
-                 detail::fix_example({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size}, d,
-                                     a.resources, a.config, detail::launch_work_shape::thread_per_item, 0)});
+                 wavefit::detail::fix_example({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size}, d,
+                                              a.resources, a.config, wavefit::detail::launch_work_shape::thread_per_item,
+                                              0)});
     }
 
     if (t.scratch > 0) {
@@ -307,8 +311,9 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
 
     if (launchable && blocks > 0 && d.compute_units > 0 && blocks < d.compute_units) {
         a.findings.push_back({std::string(audit_codes::grid_smaller_than_device), "warning",
-                              "the grid has " + detail::plural(blocks, "block") + " for the " + num(d.compute_units) + " " +
-                                  cu + "s of " + dev + ": " + num(d.compute_units - blocks) + " " + cu + "s stay idle",
+                              "the grid has " + wavefit::detail::plural(blocks, "block") + " for the " +
+                                  num(d.compute_units) + " " + cu + "s of " + dev + ": " + num(d.compute_units - blocks) +
+                                  " " + cu + "s stay idle",
                               "give the kernel more, smaller blocks (split the work, e.g. over rows or tiles), or run it "
                               "concurrently with other work on another stream"});
     }
@@ -316,15 +321,15 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     // A grid of at least one block per CU/SM that still leaves a quarter or more of the resident-block
     // slots empty: the same finding as `wavefit check`'s (detail/grid_fill.hpp), for every format.
     if (launchable && blocks >= d.compute_units)
-        if (const std::optional<finding> fill = detail::grid_underfill_finding(d, a.resources, a.config)) {
+        if (const std::optional<finding> fill = wavefit::detail::grid_underfill_finding(d, a.resources, a.config)) {
             const diagnostic dg = describe(*fill, d, a.resources, a.config);
             a.findings.push_back({std::string(to_string(dg.code)), "warning", dg.message, dg.fix});
         }
 
     if (launchable && a.occupancy.fits() && d.compute_units > 0) {
-        const std::uint64_t slots = detail::saturating_mul(a.occupancy.active_blocks_per_cu, d.compute_units);
+        const std::uint64_t slots = wavefit::detail::saturating_mul(a.occupancy.active_blocks_per_cu, d.compute_units);
         if (slots > 0 && blocks > slots) {
-            const std::uint64_t rounds = detail::ceil_div(blocks, slots);
+            const std::uint64_t rounds = wavefit::detail::ceil_div(blocks, slots);
             const std::uint64_t last = blocks - (rounds - 1) * slots;
             const double fill = static_cast<double>(last) / static_cast<double>(slots);
             const double waste = (1.0 - fill) / static_cast<double>(rounds);
@@ -332,9 +337,9 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                 const std::uint64_t better = rounds * slots;
                 a.findings.push_back(
                     {std::string(audit_codes::tail_imbalance), "info",
-                     detail::plural(blocks, "block") + " run in " + num(rounds) + " rounds of " + num(slots) + " (" +
-                         num(a.occupancy.active_blocks_per_cu) + " per " + cu + " x " + num(d.compute_units) + " " + cu +
-                         "s); the last round has " + num(last) + " (" + detail::percent_of(fill) +
+                     wavefit::detail::plural(blocks, "block") + " run in " + num(rounds) + " rounds of " + num(slots) +
+                         " (" + num(a.occupancy.active_blocks_per_cu) + " per " + cu + " x " + num(d.compute_units) + " " +
+                         cu + "s); the last round has " + num(last) + " (" + detail::percent_of(fill) +
                          " of the device busy), about " + detail::percent_of(waste) + " of the kernel's time",
                      "size the grid to a multiple of " + num(slots) + " blocks (e.g. " + num(better - slots) + " or " +
                          num(better) + ") or grid-stride over the work with " + num(slots) + " blocks"});
@@ -363,7 +368,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         if (fix.empty()) {
             switch (a.occupancy.limited_by) {
                 case limiter::waves:
-                    fix = "the block's " + detail::plural(waves_per_block, wave) + " do not divide the " +
+                    fix = "the block's " + wavefit::detail::plural(waves_per_block, wave) + " do not divide the " +
                           num(a.occupancy.max_waves_per_cu) + " slots; choose a block whose " + wave + " count divides it";
                     break;
                 case limiter::blocks:
@@ -382,7 +387,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
                     add("registers", l.registers);
                     add("scalar_registers", l.scalar_registers);
                     add("shared memory", l.shared_memory);
-                    fix = tied + " each allow only " + detail::plural(least, "block") + " per " + cu +
+                    fix = tied + " each allow only " + wavefit::detail::plural(least, "block") + " per " + cu +
                           ": reduce them together (e.g. a smaller tile per block), or accept the occupancy if the kernel is "
                           "bound by its own pipeline (tuned GEMM and attention kernels often are)";
                     break;
@@ -392,8 +397,9 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         a.findings.push_back({std::string(audit_codes::low_occupancy), "warning",
                               "modelled occupancy " + detail::percent_of(a.occupancy.occupancy) + " (" +
                                   num(a.occupancy.active_waves_per_cu) + " of " + num(a.occupancy.max_waves_per_cu) + " " +
-                                  wave + "s per " + cu + ", " + detail::plural(a.occupancy.active_blocks_per_cu, "block") +
-                                  "), limited by " + std::string(to_string(a.occupancy.limited_by)) + "; blocks per " + cu +
+                                  wave + "s per " + cu + ", " +
+                                  wavefit::detail::plural(a.occupancy.active_blocks_per_cu, "block") + "), limited by " +
+                                  std::string(to_string(a.occupancy.limited_by)) + "; blocks per " + cu +
                                   " by resource: " + detail::limits_text(a.occupancy),
                               fix});
     }
@@ -409,8 +415,8 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     // Named only where the plan reaches more than the trace's launch did.
     if (a.has_recommendation && a.recommended.occupancy.occupancy > a.occupancy.occupancy) {
         const std::string planned = "; wavefit's plan for the same " + num(items.volume()) + " work-items: block " +
-                                    detail::dims_text(a.recommended.block) + ", grid " +
-                                    detail::dims_text(a.recommended.grid) + ", modelled occupancy " +
+                                    wavefit::detail::dims_text(a.recommended.block) + ", grid " +
+                                    wavefit::detail::dims_text(a.recommended.grid) + ", modelled occupancy " +
                                     detail::percent_of(a.recommended.occupancy.occupancy);
         for (audit_finding& f : a.findings)
             if (f.code == audit_codes::idle_lanes || f.code == audit_codes::low_occupancy ||
@@ -420,4 +426,4 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     return a;
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

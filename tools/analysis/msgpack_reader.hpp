@@ -11,10 +11,9 @@
 #include <string>       // messages
 #include <string_view>  // string values, as views into the input
 
-#include "../config.hpp"
 #include "byte_view.hpp"
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 namespace detail {
 
 class msgpack_reader {
@@ -193,4 +192,4 @@ private:
 };
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

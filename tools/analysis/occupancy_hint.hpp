@@ -7,11 +7,10 @@
 #include <cstdint>  // counts
 #include <string>   // the hint text
 
-#include "config.hpp"
-#include "detail/text.hpp"
-#include "occupancy.hpp"
+#include <wavefit/detail/text.hpp>
+#include <wavefit/occupancy.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 
 struct occupancy_hint {
     limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
@@ -25,6 +24,9 @@ struct occupancy_hint {
 };
 
 namespace detail {
+
+using wavefit::detail::num;
+using wavefit::detail::plural;
 
 // "6 waves per SIMD" where the waves split evenly over the SIMDs, else per CU/SM.
 inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
@@ -83,25 +85,25 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
         // (2^32-1 from a trace) costs at most max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
-        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers),
-                              k.registers - 1u);
+        top = wavefit::detail::min_u64(
+            wavefit::detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
         detail::scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
         return h;
     }
     if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
-        const std::uint64_t top =
-            detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
-                            k.scalar_registers - 1u);
+        const std::uint64_t top = wavefit::detail::min_u64(
+            d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+            k.scalar_registers - 1u);
         detail::scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs",
                                      h);
         return h;
     }
     if (h.now.limited_by == limiter::shared_memory) {
-        const std::uint64_t total = detail::saturating_add(k.static_shared, dynamic_shared);
+        const std::uint64_t total = wavefit::detail::saturating_add(k.static_shared, dynamic_shared);
         const std::uint64_t want_blocks = std::uint64_t{h.now.active_blocks_per_cu} + 1;
         // Largest per-block allocation that lets want_blocks share the CU, minus what the driver adds.
         std::uint64_t alloc = d.shared_per_cu / want_blocks;
-        if (d.shared_allocation_unit > 1) alloc = detail::align_down(alloc, d.shared_allocation_unit);
+        if (d.shared_allocation_unit > 1) alloc = wavefit::detail::align_down(alloc, d.shared_allocation_unit);
         if (alloc <= d.shared_reserved_per_block) return h;
         const std::uint64_t target = alloc - d.shared_reserved_per_block;
         if (target >= total) return h;
@@ -117,4 +119,4 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     return h;
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

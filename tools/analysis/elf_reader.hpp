@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The few parts of an ELF64 little-endian file the code object reader needs: the header, section and
 // program header tables, section names and notes. Written from the ELF specification rather than
-// on <elf.h> (not available on every platform the header-only library must compile on), and every
+// on <elf.h> (not available on every platform the CLI builds on), and every
 // table, name and note is checked against the file before it is read.
 #pragma once
 
@@ -11,10 +11,9 @@
 #include <string_view>  // section names and note owners, as views into the file
 #include <vector>       // the section and program header tables
 
-#include "../config.hpp"
 #include "byte_view.hpp"
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 namespace detail {
 
 inline constexpr std::string_view elf_magic{
@@ -237,4 +236,4 @@ void for_each_note(const elf_file& f, Visit&& visit) {
 }
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

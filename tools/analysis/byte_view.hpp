@@ -4,15 +4,13 @@
 // produce an error but never an out-of-bounds read. Offsets in messages are file offsets.
 #pragma once
 
-#include "../config.hpp"
-
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width fields of the file formats
 #include <stdexcept>    // std::runtime_error, the base of code_object_error
 #include <string>       // messages
 #include <string_view>  // names and ids inside the file, without copying
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 
 // A file (or a part of one) that is not a readable AMDGPU code object, offload bundle or HIP binary:
 // the message is one line saying what is wrong and at which file offset.
@@ -96,4 +94,4 @@ struct byte_view {
 };
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -23,14 +23,14 @@
 #include <utility>       // std::move of the result
 #include <vector>        // the kernels
 
-#include "config.hpp"
-#include "detail/byte_view.hpp"
-#include "detail/elf_reader.hpp"
-#include "detail/msgpack_reader.hpp"
-#include "detail/offload_bundle.hpp"
-#include "kernel_resources.hpp"
+#include <wavefit/kernel_resources.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+#include "byte_view.hpp"
+#include "elf_reader.hpp"
+#include "msgpack_reader.hpp"
+#include "offload_bundle.hpp"
+
+namespace wavefit::analysis {
 
 // One kernel compiled for one GPU target, as its code object's metadata describes it. A file built
 // for several targets yields one entry per kernel per target; nothing is deduplicated.
@@ -386,4 +386,4 @@ inline std::vector<code_object_kernel> read_kernels_from_file(const std::string&
     }
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -4,8 +4,6 @@
 // not a number, is negative or does not fit 64 bits is "no value", never a wrapped one).
 #pragma once
 
-#include "../config.hpp"
-
 #include <cstddef>      // sizes
 #include <cstdint>      // values
 #include <optional>     // cells without a value
@@ -13,8 +11,7 @@
 #include <string_view>  // lines
 #include <vector>       // cells
 
-WAVEFIT_BEGIN_NAMESPACE
-namespace detail {
+namespace wavefit::analysis {
 
 // Splits one line into cells, unquoting quoted ones. Spaces around an unquoted cell are dropped; a
 // quote left open runs to the end of the line (records never span lines in profiler output). At most
@@ -115,5 +112,4 @@ inline std::optional<std::uint64_t> parse_csv_scaled(std::string_view cell, int 
     return v;
 }
 
-}  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

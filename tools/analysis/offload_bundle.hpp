@@ -14,10 +14,9 @@
 #include <string_view>  // entry ids, as views into the file
 #include <vector>       // the entries of one bundle
 
-#include "../config.hpp"
 #include "byte_view.hpp"
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 namespace detail {
 
 inline constexpr std::string_view offload_bundle_magic = "__CLANG_OFFLOAD_BUNDLE__";
@@ -123,4 +122,4 @@ constexpr std::string_view offload_target_id(std::string_view id) noexcept {
 }
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis
