@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "analysis/code_object.hpp"
+#include "analysis/elf_reader.hpp"
+#include "analysis/offload_bundle.hpp"
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <wavefit/presets.hpp>
 
 #include "analysis/code_object.hpp"
+#include "analysis/offload_bundle.hpp"
 
 #include <cstdint>
 #include <cstdio>

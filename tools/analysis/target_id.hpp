@@ -11,8 +11,6 @@
 #include <string>       // text of a target id
 #include <string_view>  // parsing
 
-#include <wavefit/detail/ascii.hpp>
-
 namespace wavefit::analysis {
 
 enum class feature_setting : std::uint8_t {
@@ -29,35 +27,10 @@ struct target_id {
 
 // "gfx90a:sramecc+:xnack-" -> {gfx90a, on, off}; false when a feature is neither sramecc nor xnack
 // with + or -, or is given twice (what the HIP runtime also refuses to load).
-constexpr bool parse_target_id(std::string_view text, target_id& out) noexcept {
-    const std::size_t colon = text.find(':');
-    out = target_id{text.substr(0, colon), feature_setting::any, feature_setting::any};
-    if (out.processor.empty()) return false;
-    if (colon == std::string_view::npos) return true;
-    std::string_view rest = text.substr(colon + 1);
-    for (bool more = true; more;) {
-        const std::size_t next = rest.find(':');
-        const std::string_view feature = rest.substr(0, next);
-        more = next != std::string_view::npos;
-        if (more) rest = rest.substr(next + 1);
-        if (feature.size() < 2) return false;
-        const char sign = feature.back();
-        if (sign != '+' && sign != '-') return false;
-        const std::string_view name = feature.substr(0, feature.size() - 1);
-        feature_setting* slot = name == "sramecc" ? &out.sramecc : name == "xnack" ? &out.xnack : nullptr;
-        if (slot == nullptr || *slot != feature_setting::any) return false;
-        *slot = sign == '+' ? feature_setting::on : feature_setting::off;
-    }
-    return true;
-}
+bool parse_target_id(std::string_view text, target_id& out) noexcept;
 
 // "gfx90a:sramecc+:xnack-", in the order target ids are written.
-inline std::string to_string(const target_id& t) {
-    std::string text(t.processor);
-    if (t.sramecc != feature_setting::any) text += t.sramecc == feature_setting::on ? ":sramecc+" : ":sramecc-";
-    if (t.xnack != feature_setting::any) text += t.xnack == feature_setting::on ? ":xnack+" : ":xnack-";
-    return text;
-}
+std::string to_string(const target_id& t);
 
 // Which target features a processor has (LLVM AMDGPUUsage, processor table): xnack and sramecc on
 // gfx906, gfx908, gfx90a, gfx940-942 and gfx950; xnack alone on other gfx9 and gfx101x; neither on
@@ -66,24 +39,12 @@ struct processor_features {
     bool sramecc = false;
     bool xnack = false;
 };
-constexpr processor_features features_of(std::string_view processor) noexcept {
-    using wavefit::detail::starts_with;
-    const bool cdna_or_vega20 = processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" ||
-                                processor == "gfx940" || processor == "gfx941" || processor == "gfx942" ||
-                                processor == "gfx950";
-    if (cdna_or_vega20) return {true, true};
-    if (starts_with(processor, "gfx9") || starts_with(processor, "gfx101")) return {false, true};
-    return {};
-}
+processor_features features_of(std::string_view processor) noexcept;
 
 // The target id a device of `processor` reports with the driver's defaults: SRAM ECC on (Instinct
 // GPUs ship with ECC enabled) and XNACK off, as rocminfo shows unless the process sets HSA_XNACK=1
 // ("gfx90a:sramecc+:xnack-" on MI250X, "gfx942:sramecc+:xnack-" on MI300A/MI300X).
-constexpr target_id default_device_target_id(std::string_view processor) noexcept {
-    const processor_features f = features_of(processor);
-    return {processor, f.sramecc ? feature_setting::on : feature_setting::any,
-            f.xnack ? feature_setting::off : feature_setting::any};
-}
+target_id default_device_target_id(std::string_view processor) noexcept;
 
 // Why code built for one target id does not load on a device, if it does not.
 enum class load_problem : std::uint8_t {
@@ -96,15 +57,6 @@ enum class load_problem : std::uint8_t {
 
 // Whether code for `code` loads on a device whose target id is `device` (a device setting of `any`
 // counts as unknown: it does not rule the code out).
-constexpr load_problem loads_on(const target_id& code, const target_id& device) noexcept {
-    if (wavefit::detail::ifind(code.processor, "-generic") != wavefit::detail::text_npos) return load_problem::not_modelled;
-    if (!wavefit::detail::iequals(code.processor, device.processor)) return load_problem::other_processor;
-    const auto clash = [](feature_setting c, feature_setting d) {
-        return c != feature_setting::any && d != feature_setting::any && c != d;
-    };
-    if (clash(code.xnack, device.xnack)) return load_problem::xnack_mismatch;
-    if (clash(code.sramecc, device.sramecc)) return load_problem::sramecc_mismatch;
-    return load_problem::none;
-}
+load_problem loads_on(const target_id& code, const target_id& device) noexcept;
 
 }  // namespace wavefit::analysis
