@@ -6,10 +6,12 @@
 
 #include <string>
 
+#include <wavefit/device_attributes.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
 
 #include "analysis/target_id.hpp"
+#include "analysis/trace_audit.hpp"
 
 namespace analysis = wavefit::analysis;
 using wavefit::analysis::feature_setting;
@@ -64,6 +66,33 @@ TEST_CASE("an Instinct device runs with SRAM ECC on and XNACK off by default; RD
     REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
     REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1100")) == "gfx1100");
     REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
+}
+
+TEST_CASE("the CDNA2+ ISAs are one list: the register model, the trace VGPR+AGPR sum and the target features follow it",
+          "[target_id]") {
+    // Only detail::has_unified_vector_registers names gfx90a, gfx940-gfx942 and gfx950; a second list
+    // anywhere that disagrees with it fails here.
+    const char* const isas[] = {"gfx900", "gfx906", "gfx908",  "gfx90a",  "gfx90c",  "gfx940", "gfx941",
+                                "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1200"};
+    std::string unified_isas;
+    for (const char* isa : isas) {
+        const bool unified = wavefit::detail::has_unified_vector_registers(isa);
+        if (unified) unified_isas += std::string(unified_isas.empty() ? "" : " ") + isa;
+        wavefit::device_limits d{};
+        d.vendor = wavefit::vendor::amd;
+        d.wave_size = wavefit::detail::starts_with(isa, "gfx1") ? 32 : 64;
+        REQUIRE(wavefit::apply_amd_isa_model(d, isa));
+        const analysis::processor_features f = analysis::features_of(isa);
+        INFO(isa << ": unified " << unified << ", registers per lane " << d.registers_per_simd_lane << " in granules of "
+                 << d.register_granule << ", 130 VGPRs + 120 AGPRs count " << analysis::unified_vgprs(isa, 130, 120)
+                 << ", sramecc " << f.sramecc << ", xnack " << f.xnack);
+        CHECK((d.registers_per_simd_lane == 512 && d.register_granule == 8) == unified);
+        CHECK((analysis::unified_vgprs(isa, 130, 120) == 252) == unified);  // align_up(130, 4) + 120, else the larger
+        if (unified) CHECK((f.sramecc && f.xnack));
+    }
+    CHECK(unified_isas == "gfx90a gfx940 gfx941 gfx942 gfx950");
+    // Target features ignored, as every lookup by ISA does.
+    CHECK(wavefit::detail::has_unified_vector_registers("gfx942:sramecc+:xnack-"));
 }
 
 TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 256 at 512, 512 at 256", "[target_id]") {

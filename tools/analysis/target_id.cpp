@@ -5,6 +5,7 @@
 #include <cstddef>  // positions in the text
 
 #include <wavefit/detail/ascii.hpp>
+#include <wavefit/device_attributes.hpp>
 
 namespace wavefit::analysis {
 
@@ -39,9 +40,10 @@ std::string to_string(const target_id& t) {
 
 processor_features features_of(std::string_view processor) noexcept {
     using wavefit::detail::starts_with;
-    const bool cdna_or_vega20 = processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" ||
-                                processor == "gfx940" || processor == "gfx941" || processor == "gfx942" ||
-                                processor == "gfx950";
+    // The CDNA2+ ISAs are the core's one list (those with the unified VGPR+AGPR file); Vega 20 and
+    // CDNA1 have both features without it.
+    const bool cdna_or_vega20 =
+        processor == "gfx906" || processor == "gfx908" || wavefit::detail::has_unified_vector_registers(processor);
     if (cdna_or_vega20) return {true, true};
     if (starts_with(processor, "gfx9") || starts_with(processor, "gfx101")) return {false, true};
     return {};

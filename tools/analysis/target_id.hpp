@@ -33,8 +33,9 @@ bool parse_target_id(std::string_view text, target_id& out) noexcept;
 std::string to_string(const target_id& t);
 
 // Which target features a processor has (LLVM AMDGPUUsage, processor table): xnack and sramecc on
-// gfx906, gfx908, gfx90a, gfx940-942 and gfx950; xnack alone on other gfx9 and gfx101x; neither on
-// gfx103x and later.
+// gfx906, gfx908 and the CDNA2+ ISAs (gfx90a, gfx940-942, gfx950: the core's
+// detail::has_unified_vector_registers); xnack alone on other gfx9 and gfx101x; neither on gfx103x
+// and later.
 struct processor_features {
     bool sramecc = false;
     bool xnack = false;

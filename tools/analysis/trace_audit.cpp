@@ -7,6 +7,7 @@
 #include <utility>    // std::move
 
 #include <wavefit/detail/text.hpp>
+#include <wavefit/device_attributes.hpp>
 #include <wavefit/validate.hpp>
 
 namespace wavefit::analysis {
@@ -57,6 +58,13 @@ std::string limits_text(const occupancy_report& o) {
 }
 
 }  // namespace
+
+std::uint32_t unified_vgprs(std::string_view arch, std::uint32_t arch_vgpr, std::uint32_t accum_vgpr) noexcept {
+    if (accum_vgpr == 0) return arch_vgpr;
+    if (wavefit::detail::has_unified_vector_registers(arch))
+        return wavefit::detail::clamp_to_u32(wavefit::detail::align_up(arch_vgpr, 4) + std::uint64_t{accum_vgpr});
+    return arch_vgpr > accum_vgpr ? arch_vgpr : accum_vgpr;
+}
 
 bool kernel_grouping::add(const trace_dispatch& d) {
     const std::string key = key_of(d);

@@ -57,23 +57,13 @@ constexpr dims work_items_of(const dims& grid, const dims& block) noexcept {
             wavefit::detail::saturating_mul(grid.z, block.z)};
 }
 
-// Whether the architecture has one register file for VGPRs and AGPRs (gfx90a, gfx940-gfx942, gfx950),
-// where the occupancy rules count both together.
-constexpr bool has_unified_vgprs(std::string_view arch) noexcept {
-    return arch == "gfx90a" || arch == "gfx940" || arch == "gfx941" || arch == "gfx942" || arch == "gfx950";
-}
-
 // Registers per thread as the occupancy rules count them, from a trace's architectural and
 // accumulation VGPR columns. On unified-register targets the AGPRs are placed after the VGPRs at a
 // 4-register boundary (LLVM AMDGPUBaseInfo getTotalNumVGPRs: alignTo(VGPRs, 4) + AGPRs), which is
 // the code object's .vgpr_count (256 + 234 -> 490); elsewhere the two files are separate and the
 // larger one counts. The allocation granule (8 on gfx90a/gfx942) is applied by the occupancy model.
-constexpr std::uint32_t unified_vgprs(std::string_view arch, std::uint32_t arch_vgpr, std::uint32_t accum_vgpr) noexcept {
-    if (accum_vgpr == 0) return arch_vgpr;
-    if (has_unified_vgprs(arch))
-        return wavefit::detail::clamp_to_u32(wavefit::detail::align_up(arch_vgpr, 4) + std::uint64_t{accum_vgpr});
-    return arch_vgpr > accum_vgpr ? arch_vgpr : accum_vgpr;
-}
+// Which targets unify the files is the core's one list (detail::has_unified_vector_registers).
+std::uint32_t unified_vgprs(std::string_view arch, std::uint32_t arch_vgpr, std::uint32_t accum_vgpr) noexcept;
 
 // All dispatches of one kernel with one launch configuration.
 struct kernel_group {
