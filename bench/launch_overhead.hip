@@ -9,9 +9,12 @@
 //                                           instantiations), host clock + synchronize, median and max
 //   launch_first/wavefit_process/cold       the first wavefit launch of the process (device limits too)
 // <form> is raw, wavefit_config (explicit launch_config), wavefit_elements (an element count,
-// planned) or wavefit_tuned (the element count again, with WAVEFIT_TUNING=use and a tuning record
-// that wavefit::tune made before the run: the tuned hot path); all launch the configuration wavefit
-// chose for the element count, so only the launch path differs. Validation is always on: wavefit has no switch to turn it off.
+// planned), wavefit_per_block (work::per_block: one block per unit, planned) or wavefit_tuned (the
+// element count again, with WAVEFIT_TUNING=use and a tuning record that wavefit::tune made before the
+// run: the tuned hot path); all launch the configuration wavefit chose for the work, so only the
+// launch path differs. Validation is always on: wavefit has no switch to turn it off.
+// <kernel> is empty, small (a 4096-element grid-stride kernel) or roundrobin16: 16 different kernels
+// launched in turn, as a model step launches dozens (each launch finds another kernel's entry).
 #include <benchmark/benchmark.h>
 #include <wavefit/wavefit.hpp>
 
@@ -23,6 +26,7 @@
 #include <exception>  // std::exception
 #include <stdexcept>  // std::runtime_error
 #include <string>     // names
+#include <type_traits>  // std::integral_constant
 #include <utility>    // std::integer_sequence
 #include <vector>     // samples
 
@@ -74,13 +78,14 @@ const auto cold_elements_pool = cold_kernels<2 * cold_per_pool>(std::make_intege
 constexpr int process_raw_index = 3 * cold_per_pool;
 constexpr int process_wavefit_index = 3 * cold_per_pool + 1;
 
-enum class form { raw, wavefit_config, wavefit_elements, wavefit_tuned };
+enum class form { raw, wavefit_config, wavefit_elements, wavefit_tuned, wavefit_per_block };
 
 constexpr const char* form_name(form f) {
     return f == form::raw                ? "raw"
            : f == form::wavefit_config   ? "wavefit_config"
            : f == form::wavefit_elements ? "wavefit_elements"
-                                         : "wavefit_tuned";
+           : f == form::wavefit_tuned    ? "wavefit_tuned"
+                                         : "wavefit_per_block";
 }
 
 // A kernel with its arguments and the configuration every form launches.
@@ -98,27 +103,64 @@ float* small_y = nullptr;
 subject empty_subject{"empty", 1};
 subject small_subject{"small", 4096};
 
+// The work each planned form launches: per_block work covers as many units as the plan's blocks.
+template <form F>
+wavefit::work work_of(const subject& s) {
+    if constexpr (F == form::wavefit_per_block)
+        return wavefit::work::per_block(s.config.grid.x).block_fixed(s.config.block);
+    else
+        return wavefit::work::elements(s.elements);
+}
+
 template <form F>
 void launch_empty(const subject& s) {
     if constexpr (F == form::raw) {
         GPU_RAW_LAUNCH_NO_ARGS(empty_kernel, s.grid, s.block, 0, stream);
     } else if constexpr (F == form::wavefit_config) {
         wavefit::launch(empty_kernel, s.config, stream);
+    } else if constexpr (F == form::wavefit_per_block) {
+        wavefit::launch(empty_kernel, work_of<F>(s), stream);
     } else {
         wavefit::launch(empty_kernel, s.elements, stream);
     }
 }
 
+template <class Kernel>
+void launch_axpy(Kernel kernel, const subject& s, std::integral_constant<form, form::raw>) {
+    GPU_RAW_LAUNCH(kernel, s.grid, s.block, 0, stream, small_y, static_cast<const float*>(small_x), 0.5f, s.elements);
+}
+template <class Kernel, form F>
+void launch_axpy(Kernel kernel, const subject& s, std::integral_constant<form, F>) {
+    if constexpr (F == form::wavefit_config)
+        wavefit::launch(kernel, s.config, stream, small_y, static_cast<const float*>(small_x), 0.5f, s.elements);
+    else if constexpr (F == form::wavefit_per_block)
+        wavefit::launch(kernel, work_of<F>(s), stream, small_y, static_cast<const float*>(small_x), 0.5f, s.elements);
+    else
+        wavefit::launch(kernel, s.elements, stream, small_y, static_cast<const float*>(small_x), 0.5f, s.elements);
+}
+
 template <form F>
 void launch_small(const subject& s) {
-    constexpr float a = 0.5f;
-    if constexpr (F == form::raw) {
-        GPU_RAW_LAUNCH(small_kernel, s.grid, s.block, 0, stream, small_y, small_x, a, s.elements);
-    } else if constexpr (F == form::wavefit_config) {
-        wavefit::launch(small_kernel, s.config, stream, small_y, static_cast<const float*>(small_x), a, s.elements);
-    } else {
-        wavefit::launch(small_kernel, s.elements, stream, small_y, static_cast<const float*>(small_x), a, s.elements);
-    }
+    launch_axpy(small_kernel, s, std::integral_constant<form, F>{});
+}
+
+// 16 different kernels of one signature, launched in turn (a model step launches dozens).
+template <int N>
+__global__ void round_kernel(float* __restrict__ y, const float* __restrict__ x, float a, std::uint64_t n) {
+    for (const std::uint64_t i : wavefit::grid_stride(n)) y[i] = a * x[i] + y[i] + static_cast<float>(N);
+}
+using axpy_fn = void (*)(float*, const float*, float, std::uint64_t);
+template <int... I>
+constexpr std::array<axpy_fn, sizeof...(I)> round_kernels(std::integer_sequence<int, I...>) {
+    return {&round_kernel<I>...};
+}
+constexpr int round_robin_kernels = 16;
+const auto round_robin = round_kernels(std::make_integer_sequence<int, round_robin_kernels>{});
+
+template <form F>
+void launch_round_robin(const subject& s) {
+    static unsigned next = 0;  // per form: each form cycles through the 16 kernels
+    launch_axpy(round_robin[next++ % round_robin_kernels], s, std::integral_constant<form, F>{});
 }
 
 template <form F>
@@ -128,6 +170,10 @@ struct empty_launch {
 template <form F>
 struct small_launch {
     static void go() { launch_small<F>(small_subject); }
+};
+template <form F>
+struct round_robin_launch {
+    static void go() { launch_round_robin<F>(small_subject); }
 };
 
 double seconds_since(host_clock::time_point t0) { return std::chrono::duration<double>(host_clock::now() - t0).count(); }
@@ -353,6 +399,7 @@ void register_kernel(const char* kernel) {
     register_steady<Launch, form::wavefit_elements>(kernel);
     register_paired<Launch, form::wavefit_config>(kernel);
     register_paired<Launch, form::wavefit_elements>(kernel);
+    register_paired<Launch, form::wavefit_per_block>(kernel);
     register_steady<Launch, form::wavefit_tuned>(kernel);
     register_paired<Launch, form::wavefit_tuned>(kernel);
 }
@@ -399,6 +446,9 @@ int run(int argc, char** argv) {
     report_tuning("empty", wavefit::tune(empty_kernel, empty_subject.elements, stream));
     report_tuning("small", wavefit::tune(small_kernel, small_subject.elements, stream, small_y,
                                          static_cast<const float*>(small_x), a, small_subject.elements));
+    for (const axpy_fn k : round_robin)
+        report_tuning("roundrobin16", wavefit::tune(k, small_subject.elements, stream, small_y,
+                                                    static_cast<const float*>(small_x), a, small_subject.elements));
     gpu::check(gpu::synchronize(stream), "synchronizing the stream");
 
     // Cold kernels first: the order below is the order of the run.
@@ -420,6 +470,7 @@ int run(int argc, char** argv) {
         ->UseManualTime();
     register_kernel<empty_launch>("empty");
     register_kernel<small_launch>("small");
+    register_kernel<round_robin_launch>("roundrobin16");
     // Where wavefit's per-launch time goes on the host: the runtime's current-device query (one per
     // launch) and the validation verdict for a cached kernel.
     benchmark::RegisterBenchmark("host_cost/get_device", [](benchmark::State& state) {

@@ -2,7 +2,7 @@
 // The same kernel and launch through wavefit::launch: what a translation unit pays for wavefit, in
 // header-only mode or, with WAVEFIT_SEPARATE_COMPILATION, with the library compiled once elsewhere
 // (measure.py builds it both ways, with hipcc and, renamed .cu, with nvcc).
-#include <wavefit/wavefit.hpp>
+#include <wavefit/launch.hpp>
 
 __global__ void saxpy(float a, const float* x, float* y, unsigned long n) {
     const unsigned long i = blockIdx.x * static_cast<unsigned long>(blockDim.x) + threadIdx.x;

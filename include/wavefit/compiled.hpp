@@ -2,7 +2,8 @@
 // The implementation of wavefit's non-template launch functions, for the separately compiled mode:
 // exactly one translation unit of a program (the CMake target wavefit::compiled is one) is compiled
 // with WAVEFIT_SEPARATE_COMPILATION defined and includes this header, and every other translation
-// unit defines WAVEFIT_SEPARATE_COMPILATION too and includes only what it uses (<wavefit/wavefit.hpp>).
+// unit defines WAVEFIT_SEPARATE_COMPILATION too and includes only what it uses (<wavefit/launch.hpp> to
+// launch, <wavefit/wavefit.hpp> for everything).
 // Header-only mode (the default) needs none of this.
 #pragma once
 
@@ -17,4 +18,6 @@
 #endif
 
 #include "runtime/launch.hpp"
+#if !WAVEFIT_DEVICE_PASS  // the definitions are host code
 #include "runtime/launch_impl.hpp"
+#endif

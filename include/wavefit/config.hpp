@@ -4,10 +4,7 @@
 //  - Every name lives in an inline namespace named after the version (wavefit::v0_2), as {fmt} and
 //    CCCL do: two libraries built against different wavefit releases can share a process without
 //    sharing (or corrupting) each other's caches, and code still says wavefit::launch.
-//  - WAVEFIT_FUNC marks the non-template functions of the runtime layer. Header-only (the default)
-//    makes them inline in every translation unit; with WAVEFIT_SEPARATE_COMPILATION defined they are
-//    only declared, and one translation unit that includes <wavefit/compiled.hpp> (the CMake target
-//    wavefit::compiled builds it) defines them, so a launch TU compiles almost nothing of wavefit.
+//  - WAVEFIT_FUNC (platform.hpp) marks the non-template functions of the runtime layer.
 #pragma once
 
 #include "version.hpp"
@@ -30,8 +27,27 @@
 #define WAVEFIT_NOINLINE
 #endif
 
-#if defined(WAVEFIT_SEPARATE_COMPILATION)
-#define WAVEFIT_FUNC
+// Whether C++ exceptions are enabled. Without them, what would throw is left out (wavefit::launch,
+// presets::by_name) and the non-throwing forms remain (try_launch, presets::find).
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define WAVEFIT_EXCEPTIONS 1
 #else
-#define WAVEFIT_FUNC inline
+#define WAVEFIT_EXCEPTIONS 0
+#endif
+
+// A tiny forwarding template that must leave no function of its own behind (detail::concat).
+#if defined(__GNUC__) || defined(__clang__)
+#define WAVEFIT_ALWAYS_INLINE __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define WAVEFIT_ALWAYS_INLINE __forceinline
+#else
+#define WAVEFIT_ALWAYS_INLINE
+#endif
+
+// A function of the failure path (messages, rejections): never inlined, and compiled for size, since
+// it runs at most once per failure. Every launch's translation unit compiles it in header-only mode.
+#if defined(__GNUC__) || defined(__clang__)
+#define WAVEFIT_COLD __attribute__((noinline, cold))
+#else
+#define WAVEFIT_COLD WAVEFIT_NOINLINE
 #endif

@@ -116,10 +116,12 @@ constexpr std::uint64_t shared_for(const plan_options& o, std::uint64_t threads)
 constexpr bool block_allowed(const device_limits& d, const work& w, std::uint64_t threads) noexcept {
     const kernel_contract& c = w.contract;
     if (threads == 0) return false;
+    // Every block, the fixed one too, holds whole units: a group of 64 threads per row never fits a fixed
+    // block of 32 (found by the tuning-candidate property test).
+    if (threads % unit_threads(d, w) != 0) return false;
     if (c.has_fixed_block()) return threads == c.fixed_block.volume();
     if (c.max_block != 0 && threads > c.max_block) return false;
-    if (c.powers_of_two && !is_pow2(threads)) return false;
-    return threads % unit_threads(d, w) == 0;
+    return !c.powers_of_two || is_pow2(threads);
 }
 
 // Units of at least this many elements per thread of the largest allowed block are "long": a block
@@ -575,34 +577,36 @@ constexpr launch_config problems_config(const launch_plan& p, const device_limit
 namespace detail {
 
 // The phrases of plan_reason, also for output that shows the plan's fields beside them (the CLI).
+// Written as rows of out-of-line appends (concat) and never inlined, like every message of the
+// launch path: a launch's translation unit compiles them at little cost (detail/text.hpp).
 
-inline std::string unit_word(const launch_plan& p) {
+inline std::string_view unit_word(const launch_plan& p) noexcept {
     return p.kind == work_kind::per_block || p.kind == work_kind::per_wave ? "unit" : "element";
 }
 
 // The rule that chose p's block, without the numbers the plan holds itself ("the smallest block of
 // at least 256 threads that reaches the best occupancy"). `p` must be feasible.
-inline std::string block_rule_phrase(const launch_plan& p, const device_limits& d) {
+WAVEFIT_COLD inline std::string block_rule_phrase(const launch_plan& p, const device_limits& d) {
     switch (p.rule) {
         case block_rule::best_occupancy:
-            return "the smallest allowed block of at least " + num(p.min_efficient_block) +
-                   " threads that reaches the best occupancy";
+            return concat("the smallest allowed block of at least ", p.min_efficient_block,
+                          " threads that reaches the best occupancy");
         case block_rule::best_occupancy_below_min: return "the largest allowed block that reaches the best occupancy";
         case block_rule::spread_small_work:
-            return "so that " + plural(p.elements, unit_word(p)) + " spread over " +
-                   num(min_u64(d.compute_units, ceil_div(saturating_mul(p.elements, p.unit_threads), d.wave_size))) +
-                   " of the " + num(d.compute_units) + " " + std::string(d.cu_word()) + "s";
+            return concat("so that ", plural(p.elements, unit_word(p)), " spread over ",
+                          min_u64(d.compute_units, ceil_div(saturating_mul(p.elements, p.unit_threads), d.wave_size)),
+                          " of the ", d.compute_units, " ", d.cu_word(), "s");
         case block_rule::kernel_bound_below_wave:
-            return "the largest allowed block under the kernel's bound, below one " + num(d.wave_size) + "-thread " +
-                   std::string(d.wave_word());
+            return concat("the largest allowed block under the kernel's bound, below one ", d.wave_size, "-thread ",
+                          d.wave_word());
         case block_rule::tuned: return "was measured fastest on this device (a tuning record)";
         case block_rule::fixed_by_contract: return "the block the kernel's contract fixes (block_fixed)";
         case block_rule::long_units:
-            return "the largest allowed block that reaches the best occupancy, for units of " + num(p.unit_size) +
-                   " elements (at least " + num(long_unit_elements_per_thread) + " per thread of the largest block)";
+            return concat("the largest allowed block that reaches the best occupancy, for units of ", p.unit_size,
+                          " elements (at least ", long_unit_elements_per_thread, " per thread of the largest block)");
         case block_rule::few_units:
-            return "larger than the best-occupancy block: " + plural(p.elements, "unit") +
-                   " are fewer than the blocks the device holds at once, so more threads per unit do more";
+            return concat("larger than the best-occupancy block: ", plural(p.elements, "unit"),
+                          " are fewer than the blocks the device holds at once, so more threads per unit do more");
         case block_rule::baseline: return "the configuration this launch replaces (work::replacing), kept";
     }
     return {};
@@ -610,126 +614,134 @@ inline std::string block_rule_phrase(const launch_plan& p, const device_limits& 
 
 // What the best_occupancy_below_min rule adds: why no larger block was taken.
 inline std::string larger_blocks_phrase(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
-    return std::string("larger blocks ") +
-           (p.block.volume() >= kernel_max_threads(d, k) ? "exceed the kernel's bound" : "reach less or are not allowed");
+    return p.block.volume() >= kernel_max_threads(d, k) ? "larger blocks exceed the kernel's bound"
+                                                        : "larger blocks reach less or are not allowed";
 }
 
 // Why grid axis `a` was clamped to p.grid[a] (after "clamped to N"), "" when it was not.
-inline std::string grid_clamp_phrase(const launch_plan& p, const device_limits& d, int a) {
+WAVEFIT_COLD inline std::string grid_clamp_phrase(const launch_plan& p, const device_limits& d, int a) {
     switch (p.clamps[a]) {
         case grid_clamp::none: return {};
         case grid_clamp::dispatch_work_item_limit: return " by the 2^32-1 work-items-per-dimension dispatch limit";
         case grid_clamp::saturated:
-            return " (a saturated grid: " + num(p.grid[a]) + " blocks keep every " + std::string(d.cu_word()) +
-                   " busy, as grid_saturated() asked)";
-        case grid_clamp::device_grid_limit: return " by the device's maximum grid " + std::string(axis_name(a));
+            return concat(" (a saturated grid: ", p.grid[a], " blocks keep every ", d.cu_word(),
+                          " busy, as grid_saturated() asked)");
+        case grid_clamp::device_grid_limit: return concat(" by the device's maximum grid ", axis_name(a));
         case grid_clamp::coarsened:
-            return std::string(" (a coarsened grid: several ") + unit_word(p) + "s per " +
-                   (p.kind == work_kind::per_block ? "block" : p.kind == work_kind::per_wave ? "wave" : "thread") +
-                   ", as grid_coarsened() asked)";
+            return concat(" (a coarsened grid: several ", unit_word(p), "s per ",
+                          p.kind == work_kind::per_block  ? "block"
+                          : p.kind == work_kind::per_wave ? "wave"
+                                                          : "thread",
+                          ", as grid_coarsened() asked)");
     }
     return {};
 }
 
 // The blocks a contract allows, for messages: "power-of-two blocks of at most 256 threads".
-inline std::string contract_text(const kernel_contract& c, const device_limits& d) {
-    if (c.has_fixed_block()) return "the fixed block " + dims_text(c.fixed_block);
-    std::string text = c.powers_of_two ? "power-of-two blocks" : "blocks of whole " + std::string(d.wave_word()) + "s";
-    if (c.max_block != 0) text += " of at most " + num(c.max_block) + " threads";
-    if (c.group_threads != 0) text += ", whole groups of " + num(c.group_threads) + " threads";
+WAVEFIT_COLD inline std::string contract_text(const kernel_contract& c, const device_limits& d) {
+    if (c.has_fixed_block()) return concat("the fixed block ", dims_text(c.fixed_block));
+    std::string text = c.powers_of_two ? std::string("power-of-two blocks") : concat("blocks of whole ", d.wave_word(), "s");
+    if (c.max_block != 0) text += concat(" of at most ", c.max_block, " threads");
+    if (c.group_threads != 0) text += concat(", whole groups of ", c.group_threads, " threads");
     return text;
 }
 
 // Why a one-pass plan cannot run, and what to do: the kernel must loop.
-inline std::string one_pass_phrase(const launch_plan& p, const device_limits& d) {
-    const std::string what = p.kind == work_kind::per_block  ? "one block per unit"
-                             : p.kind == work_kind::per_wave ? "one " + std::string(d.wave_word()) + " per unit"
-                                                             : "one thread per element";
-    const std::string loop = p.kind == work_kind::per_block  ? "wavefit::block_stride(units)"
-                             : p.kind == work_kind::per_wave ? "wavefit::wave_stride(units)"
-                             : p.kind == work_kind::extent   ? "wavefit::grid_stride_axis<A>(n)"
-                                                             : "wavefit::grid_stride(n)";
-    return "the kernel takes " + what + " in one pass (the default contract: a guarded kernel such as `if (i < n)`), "
-           "and " + plural(p.elements, unit_word(p)) + " need grid " + dims_text(p.grid) + " of blocks " +
-           dims_text(p.block) + ", more than " + device_text(d) + " accepts in one launch; make the kernel loop (" +
-           loop + ") and say so with .kernel_loops(), so that wavefit may clamp the grid";
+WAVEFIT_COLD inline std::string one_pass_phrase(const launch_plan& p, const device_limits& d) {
+    const std::string what = p.kind == work_kind::per_block  ? std::string("one block per unit")
+                             : p.kind == work_kind::per_wave ? concat("one ", d.wave_word(), " per unit")
+                                                             : std::string("one thread per element");
+    const std::string_view loop = p.kind == work_kind::per_block  ? "wavefit::block_stride(units)"
+                                  : p.kind == work_kind::per_wave ? "wavefit::wave_stride(units)"
+                                  : p.kind == work_kind::extent   ? "wavefit::grid_stride_axis<A>(n)"
+                                                                  : "wavefit::grid_stride(n)";
+    return concat("the kernel takes ", what,
+                  " in one pass (the default contract: a guarded kernel such as `if (i < n)`), and ",
+                  plural(p.elements, unit_word(p)), " need grid ", dims_text(p.grid), " of blocks ", dims_text(p.block),
+                  ", more than ", device_text(d), " accepts in one launch; make the kernel loop (", loop,
+                  ") and say so with .kernel_loops(), so that wavefit may clamp the grid");
+}
+
+// plan_reason's sentence for a plan that cannot launch.
+WAVEFIT_COLD inline std::string infeasible_reason(const launch_plan& p, const device_limits& d,
+                                                      const kernel_resources& k) {
+    const finding* f = p.problems.first_error();
+    if (f == nullptr) {
+        const std::string_view bad = device_limits_problem(d);
+        return bad.empty() ? std::string("no launch is possible: no block size fits")
+                           : concat("no launch is possible: invalid device limits (", bad, ")");
+    }
+    if (f->code == diagnostic_code::negative_size) return "no launch: the work's count is negative";
+    if (f->code == diagnostic_code::contract_allows_no_block)
+        return concat("no launch: no block the kernel's contract allows (", contract_text(p.contract, d), ") can run on ",
+                      device_text(d), "; ", describe(*f, d, k, problems_config(p, d, k)).message);
+    return concat("no block size can run: ", describe(*f, d, k, problems_config(p, d, k)).message);
+}
+
+// What one pass of the plan covers: "; the kernel must grid-stride: ..." or " covers N elements, one
+// per thread" (nothing when a clamp already said it).
+WAVEFIT_COLD inline std::string coverage_phrase(const launch_plan& p, const device_limits& d, bool clamped) {
+    const std::uint64_t threads = p.block.volume();
+    if (p.kind == work_kind::per_block) {
+        if (p.grid_stride)
+            return concat("; the kernel must block-stride: one pass covers ", p.grid.x, " of ", p.elements, " units");
+        return clamped ? std::string() : concat(" covers ", plural(p.elements, "unit"), ", one per block");
+    }
+    if (p.kind == work_kind::per_wave) {
+        const std::uint64_t per_block = p.unit_threads == 0 ? 0 : threads / p.unit_threads;
+        if (p.grid_stride)
+            return concat("; the kernel must wave-stride: one pass covers ", saturating_mul(p.grid.volume(), per_block),
+                          " of ", p.elements, " units");
+        if (clamped) return {};
+        const std::string group = p.unit_threads == d.wave_size ? std::string(d.wave_word())
+                                                                : concat("group of ", p.unit_threads, " threads");
+        return concat(" covers ", plural(p.elements, "unit"), ", one per ", group, " (", per_block, " per block)");
+    }
+    if (p.grid_stride)
+        return concat("; the kernel must grid-stride: one pass covers ", saturating_mul(p.grid.volume(), threads), " of ",
+                      p.elements, " elements");
+    return clamped ? std::string() : concat(" covers ", plural(p.elements, "element"), ", one per thread");
 }
 
 }  // namespace detail
 
 // One or two sentences on why the plan looks the way it does.
-inline std::string plan_reason(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
-    using detail::num;
-    const std::string wave(d.wave_word());
-    const std::string cu(d.cu_word());
-    const std::uint64_t threads = p.block.volume();
-    if (!p.feasible) {
-        const finding* f = p.problems.first_error();
-        if (f == nullptr) {
-            const std::string_view bad = device_limits_problem(d);
-            return "no launch is possible: " +
-                   (bad.empty() ? std::string("no block size fits") : "invalid device limits (" + std::string(bad) + ")");
-        }
-        if (f->code == diagnostic_code::negative_size) return "no launch: the work's count is negative";
-        if (f->code == diagnostic_code::contract_allows_no_block)
-            return "no launch: no block the kernel's contract allows (" + detail::contract_text(p.contract, d) +
-                   ") can run on " + device_text(d) + "; " + describe(*f, d, k, problems_config(p, d, k)).message;
-        return "no block size can run: " + describe(*f, d, k, problems_config(p, d, k)).message;
-    }
-    if (p.exceeds_one_pass) return "no launch: " + detail::one_pass_phrase(p, d);
+WAVEFIT_COLD inline std::string plan_reason(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
+    using detail::concat;
+    if (!p.feasible) return detail::infeasible_reason(p, d, k);
+    if (p.exceeds_one_pass) return concat("no launch: ", detail::one_pass_phrase(p, d));
 
+    const std::string_view wave = d.wave_word();
+    const std::uint64_t threads = p.block.volume();
     const occupancy_report& o = p.occupancy;
-    const std::string occ = num(static_cast<std::uint64_t>(std::lround(o.occupancy * 100.0))) + "% occupancy (" +
-                            num(o.active_waves_per_cu) + " of " + num(o.max_waves_per_cu) + " " + wave + "s per " + cu +
-                            ", limited by " + std::string(to_string(o.limited_by)) + ")";
-    std::string text = "block " + num(threads) + " (" + detail::plural(detail::ceil_div(threads, d.wave_size), wave) + ")";
+    const std::string occ = concat(static_cast<std::uint64_t>(std::lround(o.occupancy * 100.0)), "% occupancy (",
+                                   o.active_waves_per_cu, " of ", o.max_waves_per_cu, " ", wave, "s per ", d.cu_word(),
+                                   ", limited by ", to_string(o.limited_by), ")");
+    std::string text = concat("block ", threads, " (", detail::plural(detail::ceil_div(threads, d.wave_size), wave), ")");
     const std::string rule = detail::block_rule_phrase(p, d);
     switch (p.rule) {
         case block_rule::best_occupancy:
         case block_rule::kernel_bound_below_wave:
         case block_rule::fixed_by_contract:
         case block_rule::long_units:
-        case block_rule::baseline: text += " is " + rule + ": " + occ; break;
+        case block_rule::baseline: text += concat(" is ", rule, ": ", occ); break;
         case block_rule::best_occupancy_below_min:
-            text += " is " + rule + " (" + occ + "); " + detail::larger_blocks_phrase(p, d, k);
+            text += concat(" is ", rule, " (", occ, "); ", detail::larger_blocks_phrase(p, d, k));
             break;
-        case block_rule::spread_small_work: text += " instead of " + num(p.occupancy_block) + " " + rule + ": " + occ; break;
-        case block_rule::few_units: text += " instead of " + num(p.occupancy_block) + " is " + rule + ": " + occ; break;
-        case block_rule::tuned: text += " " + rule + ": " + occ; break;
+        case block_rule::spread_small_work: text += concat(" instead of ", p.occupancy_block, " ", rule, ": ", occ); break;
+        case block_rule::few_units: text += concat(" instead of ", p.occupancy_block, " is ", rule, ": ", occ); break;
+        case block_rule::tuned: text += concat(" ", rule, ": ", occ); break;
     }
-    if (p.empty) return text + "; 0 " + detail::unit_word(p) + "s: nothing to launch";
+    if (p.empty) return concat(text, "; 0 ", detail::unit_word(p), "s: nothing to launch");
 
-    text += "; grid " + detail::dims_text(p.grid);
+    text += concat("; grid ", detail::dims_text(p.grid));
     bool clamped = false;
     for (int a = 0; a < 3; ++a) {
         if (p.clamps[a] == grid_clamp::none) continue;
         clamped = true;
-        text += std::string(", ") + axis_name(a) + " clamped to " + num(p.grid[a]) + detail::grid_clamp_phrase(p, d, a);
+        text += concat(", ", axis_name(a), " clamped to ", p.grid[a], detail::grid_clamp_phrase(p, d, a));
     }
-    if (p.kind == work_kind::per_block) {
-        if (p.grid_stride)
-            text += "; the kernel must block-stride: one pass covers " + num(p.grid.x) + " of " + num(p.elements) + " units";
-        else if (!clamped)
-            text += " covers " + detail::plural(p.elements, "unit") + ", one per block";
-        return text;
-    }
-    if (p.kind == work_kind::per_wave) {
-        const std::uint64_t per_block = p.unit_threads == 0 ? 0 : threads / p.unit_threads;
-        const std::string group = p.unit_threads == d.wave_size ? wave : "group of " + num(p.unit_threads) + " threads";
-        if (p.grid_stride)
-            text += "; the kernel must wave-stride: one pass covers " +
-                    num(detail::saturating_mul(p.grid.volume(), per_block)) + " of " + num(p.elements) + " units";
-        else if (!clamped)
-            text += " covers " + detail::plural(p.elements, "unit") + ", one per " + group + " (" + num(per_block) +
-                    " per block)";
-        return text;
-    }
-    if (p.grid_stride)
-        text += "; the kernel must grid-stride: one pass covers " + num(detail::saturating_mul(p.grid.volume(), threads)) +
-                " of " + num(p.elements) + " elements";
-    else if (!clamped)
-        text += " covers " + detail::plural(p.elements, "element") + ", one per thread";
-    return text;
+    return text + detail::coverage_phrase(p, d, clamped);
 }
 
 WAVEFIT_END_NAMESPACE

@@ -11,11 +11,13 @@
 //   WAVEFIT_DEVICE_COMPILER      the compiler takes __global__/__device__ code (hip-clang or nvcc)
 //   WAVEFIT_DEVICE_PASS          this is a device compilation pass (on AMD or NVIDIA)
 //   WAVEFIT_AMDGCN_DEVICE_PASS   this is a device pass for an AMD GPU
-//   WAVEFIT_EXCEPTIONS           C++ exceptions are enabled (wavefit::launch throws; try_launch never does,
-//                                and is what code built with -fno-exceptions calls)
+//   WAVEFIT_EXCEPTIONS           (config.hpp) C++ exceptions are enabled: wavefit::launch throws;
+//                                try_launch never does, and is what code built with -fno-exceptions calls
 // Each is defined as 0 or 1. With a runtime, the runtime's header is included here, so every file
 // that needs hip*/cuda* declarations or blockIdx gets them from one place.
 #pragma once
+
+#include "config.hpp"
 
 #if defined(WAVEFIT_BACKEND_HIP) && defined(WAVEFIT_BACKEND_CUDA)
 #error "wavefit: define only one of WAVEFIT_BACKEND_HIP and WAVEFIT_BACKEND_CUDA"
@@ -54,16 +56,22 @@
 #define WAVEFIT_DEVICE_PASS 0
 #endif
 
+// WAVEFIT_FUNC marks the non-template functions of the runtime layer. Header-only (the default) makes
+// them inline in every translation unit's host pass; with WAVEFIT_SEPARATE_COMPILATION defined they are
+// only declared, and one translation unit that includes <wavefit/compiled.hpp> (the CMake target
+// wavefit::compiled builds it) defines them. A device pass only declares them either way: it compiles
+// no host function, so it never needs their definitions (and an inline declaration without one would
+// draw -Wundefined-inline).
+#if defined(WAVEFIT_SEPARATE_COMPILATION) || WAVEFIT_DEVICE_PASS
+#define WAVEFIT_FUNC
+#else
+#define WAVEFIT_FUNC inline
+#endif
+
 #if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__ && defined(__AMDGCN__)
 #define WAVEFIT_AMDGCN_DEVICE_PASS 1
 #else
 #define WAVEFIT_AMDGCN_DEVICE_PASS 0
-#endif
-
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-#define WAVEFIT_EXCEPTIONS 1
-#else
-#define WAVEFIT_EXCEPTIONS 0
 #endif
 
 #if WAVEFIT_PLATFORM_HIP

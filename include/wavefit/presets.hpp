@@ -249,6 +249,7 @@ inline std::string known_architectures() {
 
 }  // namespace detail
 
+#if WAVEFIT_EXCEPTIONS
 inline const device_limits& by_name(std::string_view key) {
     if (const device_limits* d = find(key)) return *d;
     throw unknown_preset("unknown preset '" + std::string(key) + "'; known presets: " + detail::known_names());
@@ -258,6 +259,7 @@ inline const device_limits& by_arch(std::string_view arch) {
     if (const device_limits* d = find_by_arch(arch)) return *d;
     throw unknown_preset("no preset for architecture '" + std::string(arch) + "'; known: " + detail::known_architectures());
 }
+#endif
 
 }  // namespace presets
 WAVEFIT_END_NAMESPACE

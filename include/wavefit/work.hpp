@@ -127,31 +127,38 @@ struct work {
         w.options = o;
         return w;
     }
-    // One unit (a row, a tile, a head) per block; unit_size is a unit's length in elements.
-    template <class Count, detail::if_size_type<Count> = 0>
-    static constexpr work per_block(Count units, std::uint64_t unit_size = 0, const plan_options& o = {}) noexcept {
+    // One unit (a row, a tile, a head) per block; unit_size is a unit's length in elements. Sizes may
+    // be of any integer type (an int row length, as ported code holds it); a negative one is refused.
+    template <class Count, class Size = std::uint64_t, detail::if_size_type<Count> = 0, detail::if_size_type<Size> = 0>
+    static constexpr work per_block(Count units, Size unit_size = 0, const plan_options& o = {}) noexcept {
         work w = make(work_kind::per_block, units, o);
-        w.unit_size = unit_size;
+        w.set_unit_size(unit_size);
         return w;
     }
     template <class Count, detail::if_size_type<Count> = 0>
     static constexpr work per_block(Count units, const plan_options& o) noexcept {
-        return per_block(units, 0, o);
+        return per_block(units, std::uint64_t{0}, o);
     }
     // One unit per wave: 64 threads on gfx9 (MI200, MI300), 32 on NVIDIA and RDNA. For a kernel that
     // computes its unit with wavefit::wave_size() (or loops with wavefit::wave_stride).
-    template <class Count, detail::if_size_type<Count> = 0>
-    static constexpr work per_wave(Count units, std::uint64_t unit_size = 0) noexcept {
+    template <class Count, class Size = std::uint64_t, detail::if_size_type<Count> = 0, detail::if_size_type<Size> = 0>
+    static constexpr work per_wave(Count units, Size unit_size = 0) noexcept {
         work w = make(work_kind::per_wave, units, {});
-        w.unit_size = unit_size;
+        w.set_unit_size(unit_size);
         return w;
     }
     // One unit per group of `group_threads` threads whatever the device's wave: a CUDA kernel that
     // takes a row per 32-thread warp (`threadIdx.x / 32`, 32-wide shuffles) keeps working on wave64.
-    template <class Count, detail::if_size_type<Count> = 0>
-    static constexpr work per_group(Count units, std::uint32_t group_threads, std::uint64_t unit_size = 0) noexcept {
+    template <class Count, class Threads, class Size = std::uint64_t, detail::if_size_type<Count> = 0,
+              detail::if_size_type<Threads> = 0, detail::if_size_type<Size> = 0>
+    static constexpr work per_group(Count units, Threads group_threads, Size unit_size = 0) noexcept {
         work w = per_wave(units, unit_size);
-        w.contract.group_threads = group_threads == 0 ? 1 : group_threads;
+        bool below_zero = false;
+        const std::uint64_t group = detail::size_from(group_threads, below_zero);
+        // A group larger than any block allows no block (contract_allows_no_block): saturated, never wrapped.
+        w.contract.group_threads =
+            group == 0 ? 1u : group > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(group);
+        w.negative = w.negative || below_zero;
         return w;
     }
 
@@ -239,6 +246,13 @@ struct work {
     constexpr bool loops() const noexcept { return contract.cover == coverage::kernel_loops; }
 
 private:
+    template <class Size>
+    constexpr void set_unit_size(Size size) noexcept {
+        bool below_zero = false;
+        unit_size = detail::size_from(size, below_zero);
+        negative = negative || below_zero;
+    }
+
     // A stated block constraint replaces a block that only came from the baseline.
     constexpr void state_blocks() noexcept {
         blocks_stated = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Number and size formatting for messages. Messages are built only when something is wrong, so
-// plain std::string concatenation is fast enough and keeps the core free of dependencies.
+// Number and size formatting for messages. Messages are built only when something is wrong, but the
+// code that builds them is compiled in every translation unit that launches: a message is one call of
+// an out-of-line join with an array of pieces (concat), which compiles to little code, instead of a
+// chain of std::string +, and the functions that build them are cold (WAVEFIT_COLD).
 #pragma once
 
 #include <cstddef>      // std::size_t
@@ -17,63 +19,87 @@ namespace detail {
 
 inline std::string num(std::uint64_t v) { return std::to_string(v); }
 
-// One piece of a message, appended out of line (WAVEFIT_NOINLINE): a message is a row of calls,
-// which a compiler turns into little code, rather than a chain of inlined std::string operator+.
-WAVEFIT_NOINLINE inline void append_piece(std::string& out, std::string_view piece) { out.append(piece); }
-WAVEFIT_NOINLINE inline void append_piece(std::string& out, std::uint64_t value) {
-    char digits[20];
-    std::size_t n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    while (n > 0) out.push_back(digits[--n]);
-}
+// Where a text_piece's text points for a number below 0 (its magnitude in `value`).
+inline constexpr char negative_number[] = "-";
 
-template <class Piece>
-void append_any(std::string& out, const Piece& piece) {
-    if constexpr (std::is_integral_v<Piece> && !std::is_same_v<Piece, bool> && !std::is_same_v<Piece, char>)
-        append_piece(out, static_cast<std::uint64_t>(piece));
-    else
-        append_piece(out, std::string_view(piece));
-}
+// One piece of a message, two words: text (`value` is its size), or a whole number to print in
+// decimal (text is nullptr, or negative_number for a number below 0).
+struct text_piece {
+    const char* text;
+    std::uint64_t value;
 
-// "grid " + dims_text(g) + " has 0 blocks" as concat("grid ", dims_text(g), " has 0 blocks"); whole
-// numbers may be given as they are (unsigned).
-template <class... Pieces>
-std::string concat(const Pieces&... pieces) {
+    text_piece(std::string_view s) noexcept : text(s.data()), value(s.size()) {}
+    text_piece(const std::string& s) noexcept : text(s.data()), value(s.size()) {}
+    text_piece(const char* s) noexcept : text_piece(std::string_view(s)) {}
+    template <class Number, std::enable_if_t<std::is_integral_v<Number> && !std::is_same_v<Number, bool> &&
+                                                 !std::is_same_v<Number, char>,
+                                             int> = 0>
+    text_piece(Number n) noexcept : text(nullptr), value(static_cast<std::uint64_t>(n)) {
+        if constexpr (std::is_signed_v<Number>) {
+            if (n < 0) {
+                text = negative_number;
+                value = 0 - static_cast<std::uint64_t>(n);
+            }
+        }
+    }
+};
+
+// The pieces joined, out of line: a message in the source is one call with an array of pieces, which
+// compiles to two stores a piece, rather than a chain of inlined std::string operator+.
+WAVEFIT_COLD inline std::string join_pieces(const text_piece* pieces, std::size_t count) {
     std::string out;
-    (append_any(out, pieces), ...);
+    for (std::size_t i = 0; i < count; ++i) {
+        const text_piece& p = pieces[i];
+        if (p.text != nullptr && p.text != negative_number) {
+            out.append(p.text, static_cast<std::size_t>(p.value));
+            continue;
+        }
+        char digits[20];
+        std::size_t n = 0;
+        std::uint64_t v = p.value;
+        do {
+            digits[n++] = static_cast<char>('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        if (p.text == negative_number) out.push_back('-');
+        while (n > 0) out.push_back(digits[--n]);
+    }
     return out;
 }
 
+// "grid " + dims_text(g) + " has 0 blocks" as concat("grid ", dims_text(g), " has 0 blocks"); whole
+// numbers may be given as they are. Always inlined, so that no instantiation per list of piece types
+// is left in the object: each call is the array and one call of join_pieces.
+template <class... Pieces>
+WAVEFIT_ALWAYS_INLINE inline std::string concat(const Pieces&... pieces) {
+    const text_piece all[] = {text_piece(pieces)...};
+    return join_pieces(all, sizeof...(Pieces));
+}
+
 // "65536 bytes (64 KiB)", "40000 bytes (39.1 KiB)", "512 bytes".
-inline std::string bytes_text(std::uint64_t v) {
-    std::string text = std::to_string(v) + (v == 1 ? " byte" : " bytes");
+WAVEFIT_COLD inline std::string bytes_text(std::uint64_t v) {
+    std::string text = concat(v, v == 1 ? " byte" : " bytes");
     if (v >= 1024) {
-        const std::uint64_t whole = v / 1024;
-        const std::uint64_t tenths = (v % 1024) * 10 / 1024;
-        text += " (" + std::to_string(whole);
-        if (v % 1024 != 0) text += "." + std::to_string(tenths);
+        text += concat(" (", v / 1024);
+        if (v % 1024 != 0) text += concat(".", (v % 1024) * 10 / 1024);
         text += " KiB)";
     }
     return text;
 }
 
 // "(1024, 1, 1)".
-inline std::string dims_text(const dims& d) {
-    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
-}
+WAVEFIT_COLD inline std::string dims_text(const dims& d) { return concat("(", d.x, ", ", d.y, ", ", d.z, ")"); }
 
 // "2^32-1" style names for the limits people recognise by their shape.
-inline std::string limit_text(std::uint64_t v) {
+WAVEFIT_COLD inline std::string limit_text(std::uint64_t v) {
     if (v == 4294967295u) return "4294967295 (2^32-1)";
     if (v == 2147483647u) return "2147483647 (2^31-1)";
     return std::to_string(v);
 }
 
-inline std::string plural(std::uint64_t n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+// "1 wave", "3 waves".
+WAVEFIT_COLD inline std::string plural(std::uint64_t n, std::string_view word) {
+    return concat(n, " ", word, n == 1 ? "" : "s");
 }
 
 }  // namespace detail

@@ -10,10 +10,7 @@
 
 #include "../config.hpp"
 #include "../platform.hpp"
-
-#if !WAVEFIT_HAS_RUNTIME
-#error "wavefit/runtime needs HIP or CUDA: compile with hipcc/nvcc or define WAVEFIT_BACKEND_HIP or WAVEFIT_BACKEND_CUDA"
-#endif
+#include "runtime_types.hpp"
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
@@ -29,8 +26,6 @@ WAVEFIT_BEGIN_NAMESPACE
 namespace backend {
 
 #if WAVEFIT_PLATFORM_HIP
-using error_type = hipError_t;
-using stream_type = hipStream_t;
 inline constexpr error_type success = hipSuccess;
 inline constexpr const char* runtime_name = "HIP";
 inline constexpr error_type no_device = hipErrorNoDevice;
@@ -41,8 +36,6 @@ inline constexpr vendor platform_vendor = vendor::nvidia;
 inline constexpr vendor platform_vendor = vendor::amd;
 #endif
 #else
-using error_type = cudaError_t;
-using stream_type = cudaStream_t;
 inline constexpr error_type success = cudaSuccess;
 inline constexpr const char* runtime_name = "CUDA";
 inline constexpr error_type no_device = cudaErrorNoDevice;

@@ -35,52 +35,29 @@ struct kernel_state {
 
 // What a launch looks up: the device, the kernel, and for planned work everything the recipe
 // follows from (its kind, contract and options, the unit's size class), plus the size bucket and the
-// database's generation while tuning is on (tuned choices differ by size; the plan does not).
+// database's generation while tuning is on (tuned choices differ by size; the plan does not). Packed
+// into words (launch_impl.hpp's key_for) so that every launch hashes and compares it in a few
+// instructions, however many kernels a program launches in turn.
 struct launch_key {
-    const void* kernel = nullptr;
-    int device = -1;
-    bool planned = false;  // false: an explicit configuration; the fields below keep their defaults
-    bool has_baseline = false;
-    work_kind kind = work_kind::elements;
-    kernel_contract contract{};
-    std::uint64_t dynamic_shared = 0;
-    std::uint64_t shared_per_thread = 0;
-    std::uint64_t (*shared_for_block)(std::uint64_t) = nullptr;
-    std::uint64_t min_efficient_block = 0;
-    bool spread_small_work = false;
-    grid_policy grid = grid_policy::cover;
-    std::uint32_t grid_factor = 0;
-    std::uint32_t unit_bucket = 0;  // per_block, per_wave: floor(log2(unit_size)) + 1; 0 when not said
-    std::uint32_t size_bucket = 0;  // tuning on: the work's size bucket; off: 0
-    std::uint32_t generation = 0;   // tuning on: the database's generation, so that a new record is seen
+    static constexpr std::size_t word_count = 12;
+    std::uint64_t words[word_count] = {};
 
     friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
-        return a.kernel == b.kernel && a.device == b.device && a.planned == b.planned && a.has_baseline == b.has_baseline &&
-               a.kind == b.kind && a.contract == b.contract && a.dynamic_shared == b.dynamic_shared &&
-               a.shared_per_thread == b.shared_per_thread && a.shared_for_block == b.shared_for_block &&
-               a.min_efficient_block == b.min_efficient_block && a.spread_small_work == b.spread_small_work &&
-               a.grid == b.grid && a.grid_factor == b.grid_factor && a.unit_bucket == b.unit_bucket &&
-               a.size_bucket == b.size_bucket && a.generation == b.generation;
+        std::uint64_t differ = 0;
+        for (std::size_t i = 0; i < word_count; ++i) differ |= a.words[i] ^ b.words[i];
+        return differ == 0;
     }
 };
 
+// A sum of independent products (the multiplies run in parallel, not in a chain), then one mix.
 struct launch_key_hash {
     std::size_t operator()(const launch_key& k) const noexcept {
-        std::uint64_t h = reinterpret_cast<std::uintptr_t>(k.kernel) * 0x9E3779B97F4A7C15ull;
-        const auto mix = [&h](std::uint64_t v) {
-            h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-            h *= 0xBF58476D1CE4E5B9ull;
-        };
-        mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.device)) | (std::uint64_t{k.planned} << 32) |
-            (std::uint64_t{k.has_baseline} << 33) | (static_cast<std::uint64_t>(k.kind) << 34) |
-            (static_cast<std::uint64_t>(k.grid) << 37) | (std::uint64_t{k.spread_small_work} << 40) |
-            (static_cast<std::uint64_t>(k.contract.cover) << 41) | (std::uint64_t{k.contract.powers_of_two} << 42));
-        mix(k.contract.max_block | (std::uint64_t{k.contract.group_threads} << 32));
-        mix(k.contract.fixed_block.x ^ (k.contract.fixed_block.y << 21) ^ (k.contract.fixed_block.z << 42));
-        mix(k.dynamic_shared ^ (k.shared_per_thread << 32) ^ reinterpret_cast<std::uintptr_t>(k.shared_for_block));
-        mix(k.min_efficient_block | (std::uint64_t{k.grid_factor} << 32));
-        mix(k.unit_bucket | (std::uint64_t{k.size_bucket} << 8) | (std::uint64_t{k.generation} << 16));
-        return static_cast<std::size_t>(h ^ (h >> 31));
+        std::uint64_t h = 0;
+        for (std::size_t i = 0; i < launch_key::word_count; ++i)
+            h += (k.words[i] ^ (0x9E3779B97F4A7C15ull * (i + 1))) * (0xBF58476D1CE4E5B9ull + 2 * i);
+        h ^= h >> 31;
+        h *= 0x94D049BB133111EBull;
+        return static_cast<std::size_t>(h ^ (h >> 29));
     }
 };
 

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>      // std::size_t, std::nullptr_t, NULL
-#include <tuple>        // the converted argument values
 #include <type_traits>  // the checks
 #include <utility>      // std::index_sequence, std::forward
 
@@ -85,6 +84,24 @@ constexpr bool check_argument() {
     return kind == argument_kind::fine || kind == argument_kind::null_constant;
 }
 
+// One converted argument, told apart from the others of the same type by its position.
+template <std::size_t I, class T>
+struct argument_slot {
+    T value;
+};
+
+template <std::size_t I, class T>
+constexpr void* slot_address(argument_slot<I, T>& slot) noexcept {
+    return static_cast<void*>(&slot.value);
+}
+
+// Every converted argument (an aggregate of slots: what std::tuple would hold, without its header in
+// every launch's translation unit).
+template <class Positions, class... T>
+struct argument_values;
+template <std::size_t... I, class... T>
+struct argument_values<std::index_sequence<I...>, T...> : argument_slot<I, T>... {};
+
 // The kernel's parameters as values, converted from the call's arguments, plus the array of
 // addresses hip/cudaLaunchKernel reads them from.
 template <class... Params>
@@ -92,7 +109,7 @@ class packed_arguments {
 public:
     template <class... Args>
     explicit packed_arguments(Args&&... args)
-        : values_(convert<Params, Args>(std::forward<Args>(args), nonzero_null_)...) {
+        : values_{{convert<Params, Args>(std::forward<Args>(args), nonzero_null_)}...} {
         fill(std::index_sequence_for<Params...>{});
     }
     packed_arguments(const packed_arguments&) = delete;  // addresses_ points into values_
@@ -132,11 +149,11 @@ private:
 
     template <std::size_t... I>
     void fill(std::index_sequence<I...>) noexcept {
-        ((addresses_[I] = static_cast<void*>(&std::get<I>(values_))), ...);
+        ((addresses_[I] = slot_address<I>(values_)), ...);
     }
 
     bool nonzero_null_ = false;
-    std::tuple<stored<Params>...> values_;
+    argument_values<std::index_sequence_for<Params...>, stored<Params>...> values_;
     void* addresses_[sizeof...(Params) == 0 ? 1 : sizeof...(Params)]{};
 };
 

@@ -46,8 +46,7 @@ namespace detail {
 WAVEFIT_FUNC std::string runtime_error_text(backend::error_type e) {
     const char* name = backend::error_name(e);
     const char* text = backend::error_string(e);
-    return std::string(name ? name : "unknown error") + " (" + std::to_string(static_cast<int>(e)) +
-           "): " + (text ? text : "");
+    return concat(name ? name : "unknown error", " (", std::to_string(static_cast<int>(e)), "): ", text ? text : "");
 }
 
 struct device_key {
@@ -206,10 +205,10 @@ WAVEFIT_FUNC backend::error_type raise_dynamic_shared(kernel_state& k, const voi
 
 // ------------------------------------------------------------------------------------- a launch
 
-inline void fail_runtime(launch_result& r, backend::error_type e, const std::string& doing) {
+WAVEFIT_COLD inline void fail_runtime(launch_result& r, backend::error_type e, const std::string& doing) {
     r.status = launch_status::runtime_failed;
     r.runtime_code = static_cast<int>(e);
-    r.message = std::string(backend::runtime_name) + " failed " + doing + ": " + runtime_error_text(e);
+    r.message = concat(backend::runtime_name, " failed ", doing, ": ", runtime_error_text(e));
     // A failed call leaves its error as the runtime's "last error"; wavefit has reported it, so the
     // user's next error check must not see it a second time.
     (void)backend::take_last_error();
@@ -222,6 +221,17 @@ struct launch_device {
     bool is_current() const noexcept { return device == current; }
 };
 
+WAVEFIT_COLD inline void report_no_device(launch_result& r, const visible_devices& visible) {
+    r.status = launch_status::runtime_failed;
+    r.runtime_code = static_cast<int>(visible.error != backend::success ? visible.error : backend::no_device);
+    r.device = "no GPU";
+    r.message = concat("no GPU is visible: ", backend::runtime_name, " reports no device (",
+                       visible.error != backend::success ? runtime_error_text(visible.error)
+                                                         : concat(backend::runtime_name, " device count 0"),
+                       "); check that the GPU driver is loaded and that ", backend::visible_devices_variable,
+                       " does not hide every device");
+}
+
 // hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
 // with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
 // launch says so instead of the runtime's "invalid device".
@@ -229,14 +239,7 @@ inline bool find_launch_device(backend::stream_type stream, launch_device& where
     const visible_devices& visible = visible_device_state();
     if (visible.count == 1) return true;
     if (visible.count == 0) {
-        r.status = launch_status::runtime_failed;
-        r.runtime_code = static_cast<int>(visible.error != backend::success ? visible.error : backend::no_device);
-        r.device = "no GPU";
-        r.message = std::string("no GPU is visible: ") + backend::runtime_name + " reports no device (" +
-                    (visible.error != backend::success ? runtime_error_text(visible.error)
-                                                       : std::string(backend::runtime_name) + " device count 0") +
-                    "); check that the GPU driver is loaded and that " + backend::visible_devices_variable +
-                    " does not hide every device";
+        report_no_device(r, visible);
         return false;
     }
     if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
@@ -265,30 +268,34 @@ constexpr std::uint32_t unit_class(const work& w) noexcept {
 
 inline launch_key key_for(int device, const void* kernel, const work* w, std::uint32_t tuning_generation) noexcept {
     launch_key key;
-    key.device = device;
-    key.kernel = kernel;
-    if (w == nullptr) return key;
-    key.planned = true;
-    key.has_baseline = w->has_baseline;
-    key.kind = w->kind;
-    key.contract = w->contract;
-    key.dynamic_shared = w->options.dynamic_shared;
-    key.shared_per_thread = w->options.shared_per_thread;
-    key.shared_for_block = w->options.shared_for_block;
-    key.min_efficient_block = w->options.min_efficient_block;
-    key.spread_small_work = w->options.spread_small_work;
-    key.grid = w->options.grid;
-    key.grid_factor = w->options.grid == grid_policy::saturate  ? w->options.saturation_rounds
-                      : w->options.grid == grid_policy::coarsen ? w->options.items_per_thread
-                                                                : 0;
-    key.unit_bucket = unit_class(*w);
+    std::uint64_t* k = key.words;
+    k[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    k[1] = static_cast<std::uint32_t>(device);
+    if (w == nullptr) return key;  // an explicit configuration: the kernel's state only
+    const kernel_contract& c = w->contract;
+    const plan_options& o = w->options;
     // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
-    if (tuning_generation != 0) {
-        std::uint32_t bucket = 0;
-        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++bucket;
-        key.size_bucket = bucket;
-        key.generation = tuning_generation;
-    }
+    std::uint64_t size_bucket = 0;
+    if (tuning_generation != 0)
+        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++size_bucket;
+    const std::uint64_t factor = o.grid == grid_policy::saturate  ? o.saturation_rounds
+                                 : o.grid == grid_policy::coarsen ? o.items_per_thread
+                                                                  : 0;
+    k[1] |= (std::uint64_t{1} << 32) | (std::uint64_t{w->has_baseline} << 33) |
+            (static_cast<std::uint64_t>(w->kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
+            (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
+            (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
+            (std::uint64_t{unit_class(*w)} << 48) | (size_bucket << 56);
+    k[2] = c.max_block | (std::uint64_t{c.group_threads} << 32);
+    k[3] = c.fixed_block.x;
+    k[4] = c.fixed_block.y;
+    k[5] = c.fixed_block.z;
+    k[6] = o.dynamic_shared;
+    k[7] = o.shared_per_thread;
+    k[8] = reinterpret_cast<std::uintptr_t>(o.shared_for_block);
+    k[9] = o.min_efficient_block;
+    k[10] = factor;
+    k[11] = tuning_generation;
     return key;
 }
 
@@ -337,20 +344,20 @@ inline const launch_entry* resolve(const launch_device& where, const void* kerne
         return true;
     });
     if (e == nullptr) {
-        fail_runtime(r, failure.code, std::string(failure.what) + " on device " + std::to_string(where.device));
-        r.device = "device " + std::to_string(where.device);
+        fail_runtime(r, failure.code, concat(failure.what, " on device ", std::to_string(where.device)));
+        r.device = concat("device ", std::to_string(where.device));
     }
     return e;
 }
 
 // The failing launch's own names, for the result and the exception.
-inline void name_failure(launch_result& r, const launch_entry& e) {
+WAVEFIT_COLD inline void name_failure(launch_result& r, const launch_entry& e) {
     r.kernel = kernel_display(*e.kernel);
     r.device = device_display(e.device, *e.limits);
 }
 
 // The entry's limits with the device's name, for messages (a failure path: the name is read now).
-inline device_limits named_limits(const launch_entry& e) {
+WAVEFIT_COLD inline device_limits named_limits(const launch_entry& e) {
     device_limits named = *e.limits;
     std::string name;
     if (named.name.empty() && backend::read_device_name(name, e.device) == backend::success)
@@ -360,15 +367,17 @@ inline device_limits named_limits(const launch_entry& e) {
     return named;
 }
 
-inline std::string launch_text(const launch_entry& e, const launch_config& cfg, const std::string& device) {
-    return kernel_display(*e.kernel) + " with grid " + dims_text(cfg.grid) + ", block " + dims_text(cfg.block) +
-           (cfg.dynamic_shared ? ", " + bytes_text(cfg.dynamic_shared) + " of dynamic shared memory" : std::string()) +
-           " on " + device;
+WAVEFIT_COLD inline std::string launch_text(const launch_entry& e, const launch_config& cfg,
+                                                const std::string& device) {
+    return concat(kernel_display(*e.kernel), " with grid ", dims_text(cfg.grid), ", block ", dims_text(cfg.block),
+                  cfg.dynamic_shared ? concat(", ", bytes_text(cfg.dynamic_shared), " of dynamic shared memory")
+                                     : std::string(),
+                  " on ", device);
 }
 
 // Rejects a launch that validation refused; for one-pass work the device could not hold, says that
 // the kernel must loop.
-inline void reject(launch_result& r, const findings& problems, const launch_entry& e, const launch_config& cfg,
+WAVEFIT_COLD inline void reject(launch_result& r, const findings& problems, const launch_entry& e, const launch_config& cfg,
                    const work* w) {
     const finding* first = problems.first_error();
     const device_limits limits = named_limits(e);
@@ -385,43 +394,49 @@ inline void reject(launch_result& r, const findings& problems, const launch_entr
         group = unit_threads(limits, *w);
     }
     const diagnostic d = describe(*first, limits, e.kernel->resources, cfg, shape, group);
-    r.message = "wavefit rejected launching " + launch_text(e, cfg, r.device) + " [" + std::string(to_string(d.code)) +
-                "]: " + d.message + ". Fix: " + d.fix;
+    r.message = concat("wavefit rejected launching ", launch_text(e, cfg, r.device), " [", to_string(d.code),
+                       "]: ", d.message, ". Fix: ", d.fix);
     std::size_t more = 0;
     for (const finding& f : problems)
         if (f.severity() == severity::error && &f != first) ++more;
-    if (more > 0) r.message += " (and " + plural(more, "more error") + "; `wavefit check` lists them all)";
+    if (more > 0) r.message += concat(" (and ", plural(more, "more error"), "; `wavefit check` lists them all)");
     if (w != nullptr && !w->loops() && !w->has_baseline &&
         (problems.contains(diagnostic_code::grid_dim_exceeds_device_limit) ||
          problems.contains(diagnostic_code::work_items_exceed_dispatch_limit))) {
         const launch_plan p = plan_with_recipe(limits, e.kernel->resources, *w, e.recipe);
-        r.message += ". Why: " + one_pass_phrase(p, limits);
+        r.message += concat(". Why: ", one_pass_phrase(p, limits));
     }
 }
 
 // A work that cannot be planned: a negative count, or no block the contract allows can run.
-inline void reject_unplannable(launch_result& r, const launch_entry& e, const work& w) {
+WAVEFIT_COLD inline void reject_unplannable(launch_result& r, const launch_entry& e, const work& w) {
     const launch_plan p = plan_with_recipe(*e.limits, e.kernel->resources, w, e.recipe);
     r.config = p.config();
     if (p.problems.has_error()) {
         reject(r, p.problems, e, problems_config(p, *e.limits, e.kernel->resources), nullptr);
-        r.message += ". " + plan_reason(p, named_limits(e), e.kernel->resources);
+        r.message += concat(". ", plan_reason(p, named_limits(e), e.kernel->resources));
         return;
     }
     name_failure(r, e);
     r.status = launch_status::rejected;
-    r.message = "wavefit found no block size with which " + r.kernel + " can run on " + r.device;
+    r.message = concat("wavefit found no block size with which ", r.kernel, " can run on ", r.device);
 }
 
 // CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
 inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
     if (const backend::error_type err = raise_dynamic_shared(*e.kernel, kernel, bytes); err != backend::success) {
-        fail_runtime(r, err, "to raise the dynamic shared memory limit to " + bytes_text(bytes));
+        fail_runtime(r, err, concat("to raise the dynamic shared memory limit to ", bytes_text(bytes)));
         name_failure(r, e);
-        r.message += " (kernel " + r.kernel + ")";
+        r.message += concat(" (kernel ", r.kernel, ")");
         return false;
     }
     return true;
+}
+
+// Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact. Built
+// at each call (not kept in a variable whose address is taken), the dim3 stays in registers.
+inline dim3 runtime_dims(const dims& d) noexcept {
+    return dim3(static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z));
 }
 
 // The runtime refused a launch that relies on the dynamic shared memory opt-in. If the program
@@ -429,10 +444,10 @@ inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const
 // limit is stale: it is re-read, raised again once, and the launch retried. Returns the retry's
 // error (success when it worked), or `failed` when the attribute is not the cause; `note` says what
 // was found, for the message.
-inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel, const launch_config& cfg,
-                                                    const dim3& grid, const dim3& block, void** args,
-                                                    backend::stream_type stream, backend::error_type failed,
-                                                    std::string& note) {
+WAVEFIT_COLD inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const void* kernel,
+                                                                    const launch_config& cfg, void** args,
+                                                                    backend::stream_type stream,
+                                                                    backend::error_type failed, std::string& note) {
     kernel_state& k = *e.kernel;
     kernel_resources now{};
     std::uint64_t current_limit = 0;
@@ -443,18 +458,18 @@ inline backend::error_type retry_after_stale_opt_in(const launch_entry& e, const
     }
     if (current_limit >= cfg.dynamic_shared) return failed;
     std::lock_guard<std::mutex> lock(k.opt_in_mutex);
-    note = "; the kernel's max-dynamic-shared-memory attribute read " + bytes_text(current_limit) + ", below the " +
-           bytes_text(cfg.dynamic_shared) + " wavefit had raised it to: it was changed outside wavefit";
+    note = concat("; the kernel's max-dynamic-shared-memory attribute read ", bytes_text(current_limit), ", below the ",
+                  bytes_text(cfg.dynamic_shared), " wavefit had raised it to: it was changed outside wavefit");
     k.dynamic_shared_limit.store(current_limit, std::memory_order_release);
     if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(cfg.dynamic_shared));
         err != backend::success) {
-        note += ", and raising it again failed (" + runtime_error_text(err) + ")";
+        note += concat(", and raising it again failed (", runtime_error_text(err), ")");
         (void)backend::take_last_error();
         return failed;
     }
     k.dynamic_shared_limit.store(cfg.dynamic_shared, std::memory_order_release);
-    const backend::error_type retried =
-        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    const backend::error_type retried = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block),
+                                                               args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
     if (retried != backend::success)
         note +=
             "; wavefit raised it again and retried, and the runtime still refused the launch. Keep the attribute at "
@@ -473,30 +488,26 @@ inline void validated_launch(launch_result& r, const launch_entry& e, const laun
     // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
     if (on_device.error() != backend::success) {
-        fail_runtime(r, on_device.error(), "to make device " + std::to_string(where.device) + " (the stream's) current");
+        fail_runtime(r, on_device.error(), concat("to make device ", std::to_string(where.device), " (the stream's) current"));
         name_failure(r, e);
         return;
     }
     if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
-    // Validation bounded every dimension by the device's 32-bit limits, so the narrowing is exact.
-    const dim3 grid(static_cast<unsigned>(cfg.grid.x), static_cast<unsigned>(cfg.grid.y), static_cast<unsigned>(cfg.grid.z));
-    const dim3 block(static_cast<unsigned>(cfg.block.x), static_cast<unsigned>(cfg.block.y),
-                     static_cast<unsigned>(cfg.block.z));
-    backend::error_type err =
-        backend::launch_kernel(kernel, grid, block, args, static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    backend::error_type err = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block), args,
+                                                     static_cast<std::size_t>(cfg.dynamic_shared), stream);
     std::string note;
     if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
-        err = retry_after_stale_opt_in(e, kernel, cfg, grid, block, args, stream, err, note);
+        err = retry_after_stale_opt_in(e, kernel, cfg, args, stream, err, note);
     if (err != backend::success) {
         name_failure(r, e);
-        fail_runtime(r, err, "launching " + launch_text(e, cfg, r.device));
+        fail_runtime(r, err, concat("launching ", launch_text(e, cfg, r.device)));
         r.message += note;
         return;
     }
     r.status = launch_status::launched;
 }
 
-inline void refuse_negative(launch_result& r, const work& w) {
+WAVEFIT_COLD inline void refuse_negative(launch_result& r, const work& w) {
     r.status = launch_status::rejected;
     r.diagnostic = diagnostic_code::negative_size;
     r.message = std::string("wavefit rejected a launch [negative_size]: the work's ") +
@@ -584,6 +595,21 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
     });
 }
 
+#if WAVEFIT_EXCEPTIONS
+WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
+    const launch_result r = launch_planned(kernel, w, stream, args);
+    if (!r.ok()) throw launch_error(r);
+}
+
+WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                             void** args) {
+    const launch_result r = launch_configured(kernel, cfg, stream, args);
+    if (!r.ok()) throw launch_error(r);
+}
+
+WAVEFIT_FUNC void throw_nonzero_null(const launch_config& cfg) { throw launch_error(refuse_nonzero_null(cfg)); }
+#endif
+
 WAVEFIT_FUNC bool kernel_resources_of(const void* kernel, kernel_resources& out, launch_result& r) noexcept {
     launch_device where;
     bool found = false;
@@ -621,8 +647,8 @@ WAVEFIT_FUNC const device_limits& device_limits_for(int device) {
         });
     if (d != nullptr) return *d;
     launch_result r;
-    detail::fail_runtime(r, failure.code, std::string(failure.what) + " of device " + std::to_string(device));
-    r.device = "device " + std::to_string(device);
+    detail::fail_runtime(r, failure.code, detail::concat(failure.what, " of device ", std::to_string(device)));
+    r.device = detail::concat("device ", std::to_string(device));
     throw launch_error(r);
 }
 

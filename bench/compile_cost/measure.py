@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What one launch costs a translation unit to compile: the compile-cost benchmark.
+
+Builds one TU with one saxpy kernel and one launch three ways, with each GPU compiler found:
+  raw        hipLaunchKernelGGL (raw.hip) or <<<>>> (raw.cu): the baseline
+  header     wavefit::launch through <wavefit/wavefit.hpp>, header-only (the default)
+  separate   the same source with WAVEFIT_SEPARATE_COMPILATION: the library's non-template code is
+             compiled once elsewhere (compiled.cpp here, not counted: a program builds it once)
+hipcc compiles for gfx90a and gfx940, nvcc for sm_90, both at -O2. Each variant is compiled
+--repeat times, interleaved (raw, header, separate, raw, ...) so that load on the machine falls on
+all three alike; the median time and the object's size are reported as ratios to raw.
+
+--check fails (exit 1) when a ratio passes the targets:
+  header-only  <= 1.75x the time and <= raw + 192 KB of object
+  separate     <= 1.2x the time and <= raw + 32 KB of object
+A compiler that is missing is skipped and said so; --require hipcc makes its absence a failure.
+
+Usage: measure.py [--compilers hipcc,nvcc] [--repeat N] [--check] [--json FILE] [--require hipcc]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+INCLUDE = ROOT / "include"
+
+TARGETS = {"header": (1.75, 192 * 1024), "separate": (1.2, 32 * 1024)}
+
+
+def find_nvcc():
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    default = "/usr/local/cuda/bin/nvcc"
+    return default if os.access(default, os.X_OK) else None
+
+
+def commands(compiler, path, workdir):
+    """The compile command of each variant: {variant: (argv, object path)}."""
+    if compiler == "hipcc":
+        base = [path, "-std=c++17", "-O2", "--offload-arch=gfx90a", "--offload-arch=gfx940", "-c"]
+        sources = {"raw": HERE / "raw.hip", "header": HERE / "wavefit.hip", "separate": HERE / "wavefit.hip"}
+        language = []
+    else:
+        base = [path, "-std=c++17", "-O2", "-arch=sm_90", "-c"]
+        sources = {"raw": HERE / "raw.cu", "header": HERE / "wavefit.hip", "separate": HERE / "wavefit.hip"}
+        language = ["-x", "cu"]
+    out = {}
+    for variant, source in sources.items():
+        obj = workdir / f"{compiler}-{variant}.o"
+        argv = base + [f"-I{INCLUDE}"]
+        if variant == "separate":
+            argv.append("-DWAVEFIT_SEPARATE_COMPILATION")
+        argv += (language if variant != "raw" else []) + [str(source), "-o", str(obj)]
+        out[variant] = (argv, obj)
+    return out
+
+
+def compile_once(argv):
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"measure.py: compiling failed: {' '.join(argv)}\n{done.stdout}")
+    return seconds
+
+
+def measure(compiler, path, repeat, workdir):
+    cmds = commands(compiler, path, workdir)
+    times = {variant: [] for variant in cmds}
+    for _ in range(repeat):
+        for variant, (argv, _obj) in cmds.items():
+            times[variant].append(compile_once(argv))
+    result = {"compiler": compiler, "command": {v: " ".join(a) for v, (a, _o) in cmds.items()}, "variants": {}}
+    for variant, (_argv, obj) in cmds.items():
+        result["variants"][variant] = {"seconds": statistics.median(times[variant]), "all_seconds": times[variant],
+                                       "object_bytes": obj.stat().st_size}
+    raw = result["variants"]["raw"]
+    for variant in ("header", "separate"):
+        v = result["variants"][variant]
+        v["time_ratio"] = v["seconds"] / raw["seconds"]
+        v["extra_object_bytes"] = v["object_bytes"] - raw["object_bytes"]
+    return result
+
+
+def report(results):
+    print("| compiler | launch | compile s (median) | x raw | object | + raw |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        for variant, v in r["variants"].items():
+            ratio = f"{v['time_ratio']:.2f}" if "time_ratio" in v else "1"
+            extra = f"{v['extra_object_bytes'] / 1024:+.0f} KB" if "extra_object_bytes" in v else "-"
+            print(f"| {r['compiler']} | {variant} | {v['seconds']:.2f} | {ratio} | {v['object_bytes'] / 1024:.0f} KB | {extra} |")
+
+
+def check(results):
+    failures = []
+    for r in results:
+        for variant, (max_ratio, max_extra) in TARGETS.items():
+            v = r["variants"][variant]
+            if v["time_ratio"] > max_ratio:
+                failures.append(f"{r['compiler']} {variant}: {v['time_ratio']:.2f}x the raw compile time "
+                                f"({v['seconds']:.2f} s vs {r['variants']['raw']['seconds']:.2f} s), target <= {max_ratio}x")
+            if v["extra_object_bytes"] > max_extra:
+                failures.append(f"{r['compiler']} {variant}: object {v['extra_object_bytes'] / 1024:+.0f} KB over raw, "
+                                f"target <= +{max_extra // 1024} KB")
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--compilers", default="hipcc,nvcc")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--json")
+    parser.add_argument("--require", default="", help="compilers whose absence is a failure")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    found = {"hipcc": shutil.which("hipcc"), "nvcc": find_nvcc()}
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for compiler in [c for c in args.compilers.split(",") if c]:
+            if compiler not in found:
+                parser.error(f"unknown compiler '{compiler}' (hipcc, nvcc)")
+            if not found[compiler]:
+                if compiler in args.require.split(","):
+                    sys.exit(f"measure.py: {compiler} is required and was not found")
+                print(f"{compiler}: not found, skipped")
+                continue
+            results.append(measure(compiler, found[compiler], args.repeat, Path(tmp)))
+    report(results)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"repeat": args.repeat, "results": results}, indent=1) + "\n")
+    if args.check:
+        failures = check(results)
+        for f in failures:
+            print(f"FAIL {f}")
+        if failures:
+            return 1
+        print(f"PASS: every ratio within the targets ({len(results)} compiler(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
