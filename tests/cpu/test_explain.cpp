@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Specifications of wavefit/explain.hpp: the knowledge base behind `wavefit explain` and the library's
-// exception messages. The expected numbers and texts below are copied from hip_runtime_api.h (hip 5.2),
+// Specifications of tools/analysis/explain.hpp: the knowledge base behind `wavefit explain`, whose
+// diagnostic entries quote the library's runtime outcomes (detail/runtime_outcome.hpp). The expected numbers and texts below are copied from hip_runtime_api.h (hip 5.2),
 // driver_types.h (CUDA 13.0) and cudaGetErrorString (libcudart 13.0), not from the header under test.
 #include <wavefit/diagnostic.hpp>
 
