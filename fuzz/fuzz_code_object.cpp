@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the code-object reader (wavefit::read_kernels over ELF64, clang offload bundles,
+// libFuzzer target: the code-object reader (wavefit::analysis::read_kernels over ELF64, clang offload bundles,
 // host ELFs with .hip_fatbin, and the AMDGPU msgpack metadata). The input is the file's bytes.
 // Invariants:
 //   * read_kernels returns kernels or throws code_object_error with a non-empty one-line message;
@@ -18,11 +18,12 @@
 #include <string_view>
 #include <vector>
 
-#include <wavefit/code_object.hpp>
 #include <wavefit/plan.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/target_id.hpp>
 #include <wavefit/validate.hpp>
+
+#include "analysis/code_object.hpp"
+#include "analysis/target_id.hpp"
 
 namespace {
 
@@ -35,10 +36,10 @@ namespace {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    std::vector<wavefit::code_object_kernel> kernels;
+    std::vector<wavefit::analysis::code_object_kernel> kernels;
     try {
-        kernels = wavefit::read_kernels(data, size);
-    } catch (const wavefit::code_object_error& e) {
+        kernels = wavefit::analysis::read_kernels(data, size);
+    } catch (const wavefit::analysis::code_object_error& e) {
         const std::string_view m = e.what();
         if (m.empty()) finding("an empty error message");
         for (char c : m)
@@ -49,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     if (kernels.empty()) finding("no kernels and no error");
-    for (const wavefit::code_object_kernel& k : kernels) {
+    for (const wavefit::analysis::code_object_kernel& k : kernels) {
         // What plausible_target_id promises: "gfx...", 4 to 64 characters fit for a message or JSON,
         // and target is target_id up to the first ':'. (It accepts "gfx:..." with target "gfx";
         // see docs/robustness.md.)
@@ -71,10 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (wavefit::detail::vgpr_budget_for_bound(*d, k.max_flat_workgroup_size) > d->max_registers_per_thread)
                 finding("a VGPR budget above what a thread may have", k.name);
         }
-        wavefit::target_id id;
-        if (wavefit::parse_target_id(k.target_id, id)) {
+        wavefit::analysis::target_id id;
+        if (wavefit::analysis::parse_target_id(k.target_id, id)) {
             if (id.processor != k.target) finding("the parsed processor is not the target", k.target_id);
-            (void)wavefit::loads_on(id, wavefit::default_device_target_id(id.processor));
+            (void)wavefit::analysis::loads_on(id, wavefit::analysis::default_device_target_id(id.processor));
         }
     }
     return 0;

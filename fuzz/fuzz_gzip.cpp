@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the CLI's gzip decoder (tools/wavefit/gzip_stream.hpp) on arbitrary bytes, fed
-// through a source that hands them out in fuzzed chunk sizes and read back in fuzzed read sizes.
-// Invariants: it returns or throws gzip_error (one line); it never reads past its input, never
-// traps under ASan/UBSan, and never produces more than the deflate maximum (1032x the input) plus
-// what stored blocks may hold; output is capped at 8 MiB so a small bomb cannot stall the run.
+// libFuzzer target: the CLI's gzip reader (tools/analysis/gzip_stream.hpp, over zlib's inflate) on
+// arbitrary bytes, fed through a source that hands them out in fuzzed chunk sizes and read back in
+// fuzzed read sizes. Invariants: it returns or throws gzip_error (one line); it never reads past its
+// input, never traps under ASan/UBSan, and never returns more than it was asked for; output is capped
+// at 8 MiB so a small bomb cannot stall the run. zlib itself is the system library, built without
+// the sanitizers: what this target checks is wavefit's use of it (members, truncation, errors).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gzip_stream.hpp"
+#include "analysis/gzip_stream.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;
@@ -21,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t* stream = data + 1;
     const std::size_t stream_size = size - 1;
     std::size_t at = 0;
-    wavefit::cli::gzip_stream z([&](unsigned char* out, std::size_t capacity) {
+    wavefit::analysis::gzip_stream z([&](unsigned char* out, std::size_t capacity) {
         std::size_t n = capacity < source_step ? capacity : source_step;
         if (n > stream_size - at) n = stream_size - at;
         for (std::size_t i = 0; i < n; ++i) out[i] = stream[at + i];
@@ -36,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             total += n;
             if (total > (std::uint64_t{8} << 20)) break;
         }
-    } catch (const wavefit::cli::gzip_error& e) {
+    } catch (const wavefit::analysis::gzip_error& e) {
         const std::string message = e.what();
         if (message.empty() || message.find('\n') != std::string::npos) {
             std::fprintf(stderr, "gzip_error is not one line: %s\n", message.c_str());

@@ -21,7 +21,8 @@
 #include <string_view>
 
 #include <wavefit/presets.hpp>
-#include <wavefit/trace_audit.hpp>
+
+#include "analysis/trace_audit.hpp"
 
 #include "arguments.hpp"
 #include "trace_reader.hpp"
@@ -66,7 +67,7 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
     }
     if (trace.kernels.dispatches() == 0) finding(target, "an accepted trace without dispatches", "");
     std::uint64_t dispatches = 0, total = 0;
-    for (const wavefit::kernel_group& g : trace.kernels.groups()) {
+    for (const wavefit::analysis::kernel_group& g : trace.kernels.groups()) {
         dispatches += g.dispatches;
         total = wavefit::detail::saturating_add(total, g.total_ns);
         if (g.dispatches == 0) finding(target, "an empty group", g.launch.name);
@@ -75,9 +76,9 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
         finding(target, "groups do not add up to the totals",
                 std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
     for (const wavefit::device_limits* d : {&wavefit::presets::mi300x, &wavefit::presets::h200}) {
-        for (const wavefit::kernel_group& g : trace.kernels.groups()) {
-            const wavefit::kernel_audit a = wavefit::audit_kernel(*d, g);
-            for (const wavefit::audit_finding& f : a.findings)
+        for (const wavefit::analysis::kernel_group& g : trace.kernels.groups()) {
+            const wavefit::analysis::kernel_audit a = wavefit::analysis::audit_kernel(*d, g);
+            for (const wavefit::analysis::audit_finding& f : a.findings)
                 if (f.code.empty() || f.message.empty() || f.fix.empty() ||
                     (f.severity != "error" && f.severity != "warning" && f.severity != "info"))
                     finding(target, "a finding without code, severity, message or fix", f.code + ": " + f.message);

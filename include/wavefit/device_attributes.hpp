@@ -36,6 +36,18 @@ enum class device_attribute : std::uint8_t {
     max_registers_per_multiprocessor,
 };
 
+namespace detail {
+
+// Whether the ISA has one register file for VGPRs and AGPRs, 512 per lane (CDNA2 and later: gfx90a,
+// gfx940-gfx942, gfx950), where the occupancy rules count both together. The one list of these ISAs:
+// apply_amd_isa_model below and the CLI's offline analysis (traces, target features) read it.
+constexpr bool has_unified_vector_registers(std::string_view arch) noexcept {
+    const std::string_view isa = isa_name(arch);
+    return isa == "gfx90a" || isa == "gfx940" || isa == "gfx941" || isa == "gfx942" || isa == "gfx950";
+}
+
+}  // namespace detail
+
 // Fills the AMD residency and register model of `arch` (target features ignored) as HIP's occupancy
 // code uses it (ROCm/clr hip_platform.cpp with ROCclr's per-device vgprsPerSimd_ and
 // vgprAllocGranularity_; LLVM AMDGPUBaseInfo). Returns false for an ISA family it does not know,
@@ -55,7 +67,7 @@ constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noex
     d.scalar_register_granule = 16;
     d.max_registers_per_block = 0;
 
-    if (isa == "gfx90a" || isa == "gfx940" || isa == "gfx941" || isa == "gfx942" || isa == "gfx950") {
+    if (detail::has_unified_vector_registers(isa)) {
         // CDNA2/3: one unified VGPR+AGPR file of 512 per lane, allocated in granules of 8.
         d.registers_per_simd_lane = 512;
         d.register_granule = 8;

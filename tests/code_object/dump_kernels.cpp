@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Test driver: prints what wavefit::read_kernels_from_file sees, so the Python test can compare it
+// Test driver: prints what wavefit::analysis::read_kernels_from_file sees, so the Python test can compare it
 // with llvm-readobj and with the core's occupancy. One JSON object per kernel per line:
 //   {"target":..., "target_id":..., "name":..., "symbol":..., "vgpr_count":N, ..., "code_object_offset":N,
 //    "occupancy":[{"block":N,"active_blocks_per_cu":N,"active_waves_per_cu":N,"limiter":str}...]}
@@ -7,9 +7,10 @@
 // Exit 0 after printing; exit 1 with the error's one line on stderr when the file is rejected;
 // exit 2 on usage errors. `--quiet` reads without printing (the corruption test only needs the
 // verdict).
-#include <wavefit/code_object.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
+
+#include "analysis/code_object.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -39,7 +40,7 @@ std::string json_string(std::string_view s) {
 
 std::string field(const char* key, std::uint64_t v) { return std::string(",\"") + key + "\":" + std::to_string(v); }
 
-void print_kernel(const wavefit::code_object_kernel& k) {
+void print_kernel(const wavefit::analysis::code_object_kernel& k) {
     std::string line = "{\"target\":" + json_string(k.target) + ",\"target_id\":" + json_string(k.target_id) +
                        ",\"name\":" + json_string(k.name) + ",\"symbol\":" + json_string(k.symbol);
     line += field("vgpr_count", k.vgpr_count) + field("agpr_count", k.agpr_count) + field("sgpr_count", k.sgpr_count);
@@ -87,11 +88,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const auto kernels = wavefit::read_kernels_from_file(path);
+        const auto kernels = wavefit::analysis::read_kernels_from_file(path);
         if (!quiet)
             for (const auto& k : kernels) print_kernel(k);
         return 0;
-    } catch (const wavefit::code_object_error& e) {
+    } catch (const wavefit::analysis::code_object_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Specification of wavefit::read_kernels on malformed, truncated and hostile input: every problem is
+// Specification of wavefit::analysis::read_kernels on malformed, truncated and hostile input: every problem is
 // a code_object_error with one line naming what is wrong, never a crash, an out-of-bounds read (each
 // input below is its own allocation of exactly its size, for ASan), another exception type, or work
 // that grows faster than the input.
 #include <catch2/catch.hpp>
-
-#include <wavefit/code_object.hpp>
 
 #include <cstdint>
 #include <ctime>
 #include <exception>
 #include <string>
 #include <vector>
+
+#include "analysis/code_object.hpp"
 
 #include "../code_object/code_object_builder.hpp"
 
@@ -24,9 +24,9 @@ using cob::bytes;
 std::string error_of(const bytes& b) {
     const bytes exact(b);  // its own allocation of exactly b.size() bytes
     try {
-        (void)wavefit::read_kernels(exact.data(), exact.size());
+        (void)wavefit::analysis::read_kernels(exact.data(), exact.size());
         return "";
-    } catch (const wavefit::code_object_error& e) {
+    } catch (const wavefit::analysis::code_object_error& e) {
         const std::string message = e.what();
         INFO(message);
         CHECK(!message.empty());

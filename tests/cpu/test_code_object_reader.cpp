@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Specification of wavefit::read_kernels on well-formed input of every container kind: a code object
+// Specification of wavefit::analysis::read_kernels on well-formed input of every container kind: a code object
 // (notes through section or program headers), an offload bundle, a host ELF whose .hip_fatbin holds
 // padded bundles, and what the kernel metadata means for the planning core. Inputs are built byte by
 // byte (tests/code_object/code_object_builder.hpp); real compiler output is tested in tests/code_object.
 #include <catch2/catch.hpp>
 
-#include <wavefit/code_object.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
+
+#include "analysis/code_object.hpp"
+#include "analysis/offload_bundle.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -19,14 +21,16 @@
 
 #include "../code_object/code_object_builder.hpp"
 
+namespace analysis = wavefit::analysis;
+
 namespace {
 
 namespace cob = code_object_builder;
 using cob::bytes;
-using wavefit::code_object_error;
-using wavefit::code_object_kernel;
+using wavefit::analysis::code_object_error;
+using wavefit::analysis::code_object_kernel;
 
-std::vector<code_object_kernel> read(const bytes& b) { return wavefit::read_kernels(b.data(), b.size()); }
+std::vector<code_object_kernel> read(const bytes& b) { return analysis::read_kernels(b.data(), b.size()); }
 
 cob::kernel_spec mfma_kernel() {
     cob::kernel_spec k;
@@ -234,18 +238,18 @@ TEST_CASE("read_kernels_from_file reads a file and names it in errors", "[code_o
             .write(reinterpret_cast<const char*>(co.data()), static_cast<std::streamsize>(co.size()));
         std::ofstream(bad) << "not a code object\n";
     }
-    CHECK(wavefit::read_kernels_from_file(good.string()).at(0).vgpr_count == 276);
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file(bad.string()),
+    CHECK(analysis::read_kernels_from_file(good.string()).at(0).vgpr_count == 276);
+    CHECK_THROWS_WITH(analysis::read_kernels_from_file(bad.string()),
                       Catch::StartsWith(bad.string() + ": not an AMDGPU code object"));
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()),
+    CHECK_THROWS_WITH(analysis::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()),
                       Catch::EndsWith(": no such file"));
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file(dir.string()), Catch::EndsWith(": not a regular file"));
+    CHECK_THROWS_WITH(analysis::read_kernels_from_file(dir.string()), Catch::EndsWith(": not a regular file"));
     std::filesystem::remove(good);
     std::filesystem::remove(bad);
 }
 
 TEST_CASE("offload entry ids split into kind, triple architecture and target id", "[code_object]") {
-    using namespace wavefit::detail;
+    using namespace analysis::detail;
     CHECK(offload_kind("hipv4-amdgcn-amd-amdhsa--gfx90a") == "hipv4");
     CHECK(offload_kind("host-x86_64-unknown-linux") == "host");
     CHECK(offload_triple_arch("hipv4-amdgcn-amd-amdhsa--gfx90a") == "amdgcn");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Specifications of the CLI's gzip decoder (tools/wavefit/gzip_stream.hpp): what Python's zlib writes
-// decodes byte for byte, through any read size, and every kind of damage is a one-line gzip_error,
-// never a crash, a hang or a wrong result. The vectors (gzip_vectors.hpp) were made with
-// zlib.compressobj(level, DEFLATED, -15) wrapped in a gzip header and CRC-32/ISIZE trailer.
+// Specifications of the CLI's gzip reader (tools/analysis/gzip_stream.hpp, zlib's inflate): what
+// Python's zlib writes decodes byte for byte, through any read size, and every kind of damage is a
+// one-line gzip_error naming it, never a crash, a hang or a wrong result. The vectors
+// (gzip_vectors.hpp) were made with zlib.compressobj(level, DEFLATED, -15) wrapped in a gzip header
+// and CRC-32/ISIZE trailer.
 #include <catch2/catch.hpp>
 
 #include <cstddef>
@@ -10,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "../../tools/wavefit/gzip_stream.hpp"
+#include "analysis/gzip_stream.hpp"
 #include "gzip_vectors.hpp"
 
 namespace {
 
-using wavefit::cli::gzip_error;
-using wavefit::cli::gzip_stream;
+using wavefit::analysis::gzip_error;
+using wavefit::analysis::gzip_stream;
 using bytes = std::vector<unsigned char>;
 
 // A source that hands out `data` at most `step` bytes per call, so that every boundary is crossed.
@@ -162,4 +163,34 @@ TEST_CASE("every single-byte corruption of a real stream decodes or fails cleanl
     CAPTURE(accepted);
     CHECK(unchecked == 19);
     CHECK(accepted.size() <= unchecked + 2);
+}
+
+TEST_CASE("an empty input is an empty stream, and a failed stream fails again with the same line", "[gzip]") {
+    CHECK(decode(bytes{}).empty());
+
+    const bytes good = gzip_vectors::dynamic_compressed;
+    const bytes header_only(good.begin(), good.begin() + 5);
+    CAPTURE(error_of(header_only));
+    CHECK(error_of(header_only).find("ends inside the gzip header") != std::string::npos);
+    const bytes cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
+    CAPTURE(error_of(cut));
+    CHECK(error_of(cut).find("ends inside a gzip member's data or trailer") != std::string::npos);
+
+    gzip_stream z(from(cut, 1 << 20));
+    std::vector<unsigned char> buffer(1 << 20);
+    std::string first;
+    try {
+        while (z.read(buffer.data(), buffer.size()) > 0) {}
+    } catch (const gzip_error& e) {
+        first = e.what();
+    }
+    std::string again;
+    try {
+        (void)z.read(buffer.data(), buffer.size());
+    } catch (const gzip_error& e) {
+        again = e.what();
+    }
+    CAPTURE(first, again);
+    CHECK(!first.empty());
+    CHECK(again == first);
 }

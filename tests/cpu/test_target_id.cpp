@@ -1,29 +1,33 @@
 // SPDX-License-Identifier: MIT
-// Specifications of AMD target ids (include/wavefit/target_id.hpp): which code loads on which device
+// Specifications of AMD target ids (tools/analysis/target_id.hpp): which code loads on which device
 // (LLVM AMDGPUUsage "Target ID"; ROCm/clr isCodeObjectCompatibleWithDevice), and of the VGPR budget
 // a launch bound leaves a kernel (LLVM AMDGPUBaseInfo), which decides whether a spill is the bound's fault.
 #include <catch2/catch.hpp>
 
 #include <string>
 
+#include <wavefit/device_attributes.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/target_id.hpp>
 
-using wavefit::feature_setting;
-using wavefit::load_problem;
-using wavefit::target_id;
+#include "analysis/target_id.hpp"
+#include "analysis/trace_audit.hpp"
+
+namespace analysis = wavefit::analysis;
+using wavefit::analysis::feature_setting;
+using wavefit::analysis::load_problem;
+using wavefit::analysis::target_id;
 
 namespace {
 
 target_id parsed(const char* text) {
     target_id t;
     INFO("target id: " << text);
-    REQUIRE(wavefit::parse_target_id(text, t));
+    REQUIRE(analysis::parse_target_id(text, t));
     return t;
 }
 
-load_problem loads(const char* code, const char* device) { return wavefit::loads_on(parsed(code), parsed(device)); }
+load_problem loads(const char* code, const char* device) { return analysis::loads_on(parsed(code), parsed(device)); }
 
 }  // namespace
 
@@ -34,12 +38,12 @@ TEST_CASE("target ids parse into a processor and its xnack and sramecc settings"
     REQUIRE(t.xnack == feature_setting::off);
     REQUIRE(parsed("gfx942").xnack == feature_setting::any);
     REQUIRE(parsed("gfx90a:xnack+").sramecc == feature_setting::any);
-    REQUIRE(wavefit::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
     target_id ignored;
     for (const char* bad : {"", ":xnack+", "gfx90a:", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:tgsplit+",
                             "gfx90a:xnack+:xnack-", "gfx90a::xnack+"}) {
         CAPTURE(bad);
-        REQUIRE_FALSE(wavefit::parse_target_id(bad, ignored));
+        REQUIRE_FALSE(analysis::parse_target_id(bad, ignored));
     }
 }
 
@@ -57,11 +61,38 @@ TEST_CASE("code loads on its own processor where every setting it names matches"
 }
 
 TEST_CASE("an Instinct device runs with SRAM ECC on and XNACK off by default; RDNA3 has neither", "[target_id]") {
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1100")) == "gfx1100");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1100")) == "gfx1100");
+    REQUIRE(analysis::to_string(analysis::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
+}
+
+TEST_CASE("the CDNA2+ ISAs are one list: the register model, the trace VGPR+AGPR sum and the target features follow it",
+          "[target_id]") {
+    // Only detail::has_unified_vector_registers names gfx90a, gfx940-gfx942 and gfx950; a second list
+    // anywhere that disagrees with it fails here.
+    const char* const isas[] = {"gfx900", "gfx906", "gfx908",  "gfx90a",  "gfx90c",  "gfx940", "gfx941",
+                                "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1200"};
+    std::string unified_isas;
+    for (const char* isa : isas) {
+        const bool unified = wavefit::detail::has_unified_vector_registers(isa);
+        if (unified) unified_isas += std::string(unified_isas.empty() ? "" : " ") + isa;
+        wavefit::device_limits d{};
+        d.vendor = wavefit::vendor::amd;
+        d.wave_size = wavefit::detail::starts_with(isa, "gfx1") ? 32 : 64;
+        REQUIRE(wavefit::apply_amd_isa_model(d, isa));
+        const analysis::processor_features f = analysis::features_of(isa);
+        INFO(isa << ": unified " << unified << ", registers per lane " << d.registers_per_simd_lane << " in granules of "
+                 << d.register_granule << ", 130 VGPRs + 120 AGPRs count " << analysis::unified_vgprs(isa, 130, 120)
+                 << ", sramecc " << f.sramecc << ", xnack " << f.xnack);
+        CHECK((d.registers_per_simd_lane == 512 && d.register_granule == 8) == unified);
+        CHECK((analysis::unified_vgprs(isa, 130, 120) == 252) == unified);  // align_up(130, 4) + 120, else the larger
+        if (unified) CHECK((f.sramecc && f.xnack));
+    }
+    CHECK(unified_isas == "gfx90a gfx940 gfx941 gfx942 gfx950");
+    // Target features ignored, as every lookup by ISA does.
+    CHECK(wavefit::detail::has_unified_vector_registers("gfx942:sramecc+:xnack-"));
 }
 
 TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 256 at 512, 512 at 256", "[target_id]") {

@@ -73,11 +73,12 @@ foreach(installed bin/wavefit include/wavefit/wavefit.hpp share/cmake/wavefit/wa
   endif()
 endforeach()
 
-# What was built: every object file of the build tree must belong to the CLI.
+# What was built: every object file of the build tree must belong to the CLI: the executable and the
+# two libraries it is built from: its analysis library (tools/analysis) and `wavefit lint`'s (tools/wavefit/lint).
 file(GLOB_RECURSE objects LIST_DIRECTORIES false ${WORK_DIR}/*.o ${WORK_DIR}/*.obj)
 set(foreign)
 foreach(object IN LISTS objects)
-  if(NOT object MATCHES "/wavefit-cli\\.dir/")
+  if(NOT object MATCHES "/(wavefit-cli|wavefit_analysis|wavefit-lint)\\.dir/")
     list(APPEND foreign ${object})
   endif()
 endforeach()

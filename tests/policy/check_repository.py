@@ -11,6 +11,10 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
   launch tier  what a launch compiles in the separately compiled mode (runtime/launch_call.hpp and
                every header it includes) has no <string>, <vector> or <tuple> and none of the
                planning, validation, tuning or explanation headers: only declarations and templates
+  launch       the launch headers (wavefit.hpp, core.hpp, launch.hpp, runtime/launch.hpp and every
+               header they reach through #include "..." or <wavefit/...>) include no tuning, JSON,
+               explanation or reader header: the tuner, the tuning database and the CLI's offline
+               analysis stay out of every translation unit that only launches
   public API   every public name of namespace wavefit and wavefit::presets appears in README.md
   README       stays under 250 lines (the first screens are for porting; details live in docs/), names
                the CLI's CMake target once, and every relative link of README.md and docs/ resolves
@@ -81,8 +85,9 @@ def read(root, path):
         return None
 
 
-def without_comments(text):
-    """C++ text with // and /* */ comments and string literals blanked (line structure kept)."""
+def without_comments(text, keep_strings=False):
+    """C++ text with // and /* */ comments and string literals blanked (line structure kept); with
+    keep_strings, the literals stay (an #include "..." keeps its path)."""
     out, i, n = [], 0, len(text)
     while i < n:
         c = text[i]
@@ -98,7 +103,7 @@ def without_comments(text):
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
-            out.append(c + c)
+            out.append(text[i:j + 1] if keep_strings else c + c)
             i = j + 1
         else:
             out.append(c)
@@ -167,7 +172,7 @@ def transitive_includes(root, header):
         text = read(root, path)
         if text is None:
             continue
-        for line in text.splitlines():  # not without_comments: it blanks the "..." of the includes
+        for line in without_comments(text, keep_strings=True).splitlines():
             m = INCLUDE_LINE.match(line)
             if not m:
                 continue
@@ -189,6 +194,57 @@ def check_launch_tier(root, problems):
     for path, by in sorted(headers.items()):
         if by is not None and LEAN_FORBIDDEN_HEADERS.search(path):
             problems.append(f"{by}: includes {path}, which the launch tier ({LEAN_LAUNCH_TIER}) must not compile")
+# What a translation unit that only launches may read: these headers and what they include.
+LAUNCH_HEADERS = ("include/wavefit/wavefit.hpp", "include/wavefit/core.hpp", "include/wavefit/launch.hpp",
+                  "include/wavefit/runtime/launch.hpp")
+# Headers a launch never includes: the tuner and its database (tuning*), the JSON reader, the explanation
+# table and its lookup, and every reader of files (code objects, traces, CSV, gzip, UTF-8 text).
+LAUNCH_FORBIDDEN = re.compile(r"^(tuning.*|.*json.*|explain.*|explanation.*|.*_reader|reader.*|csv.*|code_object|"
+                              r"elf.*|msgpack.*|offload_bundle|byte_view|gzip.*|trace.*|target_id|occupancy_hint|"
+                              r"utf8|text_input)\.hpp$")
+# The two tuning headers a launch does read, with why.
+LAUNCH_ALLOWED = {
+    "include/wavefit/tuning_mode.hpp": "the three-value mode enum and its names; no reader, no database",
+    "include/wavefit/runtime/tuning_switch.hpp": "one atomic switch the tuner plugs into; the tuner is opt-in",
+}
+QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+WAVEFIT_INCLUDE = re.compile(r"^\s*#\s*include\s*<(wavefit/[^>]+)>")
+
+
+def check_launch_headers(root, problems):
+    """Follows the launch headers' includes (every branch of an #if: what any configuration may read)
+    and names the chain that reaches a forbidden header."""
+    reached = {}  # path -> the path that included it (None for a launch header)
+    pending = [(path, None) for path in LAUNCH_HEADERS]
+    while pending:
+        path, by = pending.pop()
+        if path in reached:
+            continue
+        reached[path] = by
+        text = read(root, path)
+        if text is None:
+            problems.append(f"{path}: a launch header (or one it includes) that cannot be read")
+            continue
+        for number, line in enumerate(without_comments(text, keep_strings=True).splitlines(), 1):
+            quoted = QUOTED_INCLUDE.match(line)
+            angled = WAVEFIT_INCLUDE.match(line)
+            if quoted:
+                target = os.path.normpath(os.path.join(os.path.dirname(path), quoted.group(1)))
+            elif angled:
+                target = "include/" + angled.group(1)
+            else:
+                continue
+            if not target.startswith("include/wavefit/"):
+                problems.append(f"{path}:{number}: a launch header includes {target}, outside include/wavefit")
+                continue
+            if LAUNCH_FORBIDDEN.match(os.path.basename(target)) and target not in LAUNCH_ALLOWED:
+                chain = [path]
+                while reached[chain[-1]] is not None:
+                    chain.append(reached[chain[-1]])
+                problems.append(f"{path}:{number}: includes {target}, which a launch never reads "
+                                f"(tuning, JSON, explanations, readers); reached from {' <- '.join(chain)}")
+                continue
+            pending.append((target, path))
 
 
 DICT_ENTRY = re.compile(r'^(?:\w+=)?"((?:[^"\\]|\\\\|\\"|\\x[0-9A-Fa-f]{2})*)"\s*$')
@@ -321,6 +377,7 @@ def main(argv):
     check_references(root, files, problems)
     check_layering(root, files, problems)
     check_launch_tier(root, problems)
+    check_launch_headers(root, problems)
     check_public_api(root, problems)
     check_readme(root, files, problems)
     check_fuzz_dictionaries(root, files, problems)

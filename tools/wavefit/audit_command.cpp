@@ -6,8 +6,10 @@
 #include <string>     // output
 #include <vector>     // rows
 
+#include <wavefit/device_attributes.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/trace_audit.hpp>
+
+#include "analysis/trace_audit.hpp"
 
 #include "commands.hpp"
 #include "demangle.hpp"
@@ -19,6 +21,14 @@
 #include "trace_reader.hpp"
 
 namespace wavefit::cli {
+
+using analysis::audit_finding;
+using analysis::audit_kernel;
+using analysis::kernel_audit;
+using analysis::kernel_group;
+using analysis::trace_dispatch;
+using analysis::work_items_of;
+
 namespace {
 
 std::string normalized(std::string_view s) {
@@ -73,7 +83,7 @@ std::string registers_text(const device_limits& d, const kernel_group& g, const 
     std::string s = std::to_string(a.resources.registers);
     if (t.accum_vgpr && *t.accum_vgpr > 0)
         s += " (" + std::to_string(t.arch_vgpr.value_or(0)) + "+" + std::to_string(*t.accum_vgpr) +
-             (has_unified_vgprs(d.arch.view()) ? "a" : "") + ")";
+             (detail::has_unified_vector_registers(d.arch.view()) ? "a" : "") + ")";
     return s;
 }
 

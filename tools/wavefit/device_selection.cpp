@@ -5,9 +5,17 @@
 
 #include <string>  // messages
 
-#include <wavefit/target_id.hpp>
+#include "analysis/target_id.hpp"
 
 namespace wavefit::cli {
+
+using analysis::default_device_target_id;
+using analysis::feature_setting;
+using analysis::features_of;
+using analysis::parse_target_id;
+using analysis::processor_features;
+using analysis::target_id;
+
 namespace {
 
 // Every selected_device made from a preset is made here. `device` is the device's target id.

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <wavefit/explain.hpp>
+#include "analysis/explain.hpp"
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -18,6 +18,11 @@
 #include "text_input.hpp"
 
 namespace wavefit::cli {
+
+using analysis::error_explanation;
+using analysis::explanation_kind;
+using analysis::no_error_code;
+
 namespace {
 
 // ---------------------------------------------------------------- loading the notebook

@@ -15,7 +15,7 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/plan.hpp>
 
-#include <wavefit/occupancy_hint.hpp>
+#include "analysis/occupancy_hint.hpp"
 
 #include "commands.hpp"
 #include "device_selection.hpp"
@@ -73,7 +73,7 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
         groups[at->second].kernels.push_back(k);
     }
     for (target_group& g : groups) {
-        std::vector<const code_object_kernel*> built;
+        std::vector<const analysis::code_object_kernel*> built;
         for (const named_kernel& k : all_in_file)
             if (k.kernel.target_id == g.target) built.push_back(&k.kernel);
         if (looks_unoptimised(built)) g.build_note = unoptimised_note(g.target, built.size());
@@ -116,7 +116,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     for (std::uint64_t b : occupancy_block_sizes(d, resources)) r.rows.push_back(occupancy(d, resources, b));
     if (r.recommended_block != 0) {
         // What would gain one more wave at the recommended block (the hint `occupancy` and `audit` give too).
-        const occupancy_hint hint = hint_for_more_waves(d, resources, r.recommended_block);
+        const analysis::occupancy_hint hint = analysis::hint_for_more_waves(d, resources, r.recommended_block);
         if (hint.found()) r.notes.push_back({false, "at block " + std::to_string(r.recommended_block) + ": " + hint.text});
     }
     if (r.recommended_block == 0 && !r.rows.empty())  // the smallest block is the likeliest to fit
@@ -126,7 +126,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
 }
 
 void write_kernel(json_writer& json, const target_group& g, const kernel_report& r) {
-    const code_object_kernel& k = r.kernel->kernel;
+    const analysis::code_object_kernel& k = r.kernel->kernel;
     json.begin_object();
     json.key("target").value(k.target);
     json.key("target_id").value(k.target_id);
@@ -162,13 +162,13 @@ void write_kernel(json_writer& json, const target_group& g, const kernel_report&
     json.end_object();
 }
 
-std::string registers_text(const code_object_kernel& k) {
+std::string registers_text(const analysis::code_object_kernel& k) {
     const std::string vgprs =
         k.agpr_count != 0 ? " unified VGPRs (" + std::to_string(k.agpr_count) + " of them AGPRs)" : " VGPRs";
     return std::to_string(k.vgpr_count) + vgprs + ", " + std::to_string(k.sgpr_count) + " SGPRs";
 }
 
-std::string scratch_text(const code_object_kernel& k) {
+std::string scratch_text(const analysis::code_object_kernel& k) {
     std::string text =
         k.private_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.private_segment_fixed_size) + " per thread";
     if (k.vgpr_spill_count != 0) text += ", " + detail::plural(k.vgpr_spill_count, "VGPR") + " spilled";
@@ -193,7 +193,7 @@ std::string rows_text(const device_limits& d, const std::vector<occupancy_report
 }
 
 std::string kernel_text(const kernel_report& r) {
-    const code_object_kernel& k = r.kernel->kernel;
+    const analysis::code_object_kernel& k = r.kernel->kernel;
     std::string text = "\n" + terminal_safe(r.kernel->demangled) + "\n";
     text_table table({align::left, align::left});
     if (r.kernel->demangled != k.name) table.add_row({"    mangled", terminal_safe(k.name)});

@@ -7,13 +7,13 @@
 #include <string_view>  // lookups
 #include <vector>       // kernels
 
-#include <wavefit/code_object.hpp>
+#include "analysis/code_object.hpp"
 
 namespace wavefit::cli {
 
 // One kernel of one GPU target, with its readable name.
 struct named_kernel {
-    code_object_kernel kernel;
+    analysis::code_object_kernel kernel;
     std::string demangled;  // the mangled name again when it does not demangle (extern "C" kernels)
 };
 

@@ -6,11 +6,20 @@
 #include <wavefit/device_attributes.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/target_id.hpp>
+
+#include "analysis/target_id.hpp"
 
 #include "terminal_text.hpp"
 
 namespace wavefit::cli {
+
+using analysis::code_object_kernel;
+using analysis::feature_setting;
+using analysis::load_problem;
+using analysis::loads_on;
+using analysis::parse_target_id;
+using analysis::target_id;
+
 namespace {
 
 // The register model of the target a kernel was compiled for (not of the device it is shown on):

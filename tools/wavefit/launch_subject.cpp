@@ -11,7 +11,8 @@
 #include <wavefit/detail/text.hpp>
 #include <wavefit/device_attributes.hpp>
 #include <wavefit/presets.hpp>
-#include <wavefit/target_id.hpp>
+
+#include "analysis/target_id.hpp"
 
 #include "list_text.hpp"
 #include "terminal_text.hpp"
@@ -133,7 +134,7 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     if (std::optional<std::string> n = build_note(matches, *pick, *chosen, device.given())) s.notes.push_back({false, *n});
     if (const std::optional<kernel_note> n = target_note(*chosen, pick->kernel)) s.notes.push_back(*n);
     // Whether the build looks unoptimised is judged on every kernel of the picked build's target.
-    std::vector<const code_object_kernel*> same_build;
+    std::vector<const analysis::code_object_kernel*> same_build;
     for (const named_kernel& k : kernels)
         if (k.kernel.target_id == pick->kernel.target_id) same_build.push_back(&k.kernel);
     const bool unoptimised = looks_unoptimised(same_build);
@@ -147,7 +148,7 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
 
 void write_kernel_json(json_writer& json, const launch_subject& s) {
     if (!s.kernel) return;
-    const code_object_kernel& k = s.kernel->kernel;
+    const analysis::code_object_kernel& k = s.kernel->kernel;
     json.key("kernel").begin_object();
     json.key("file").value(s.file);
     json.key("name").value(k.name);
@@ -167,7 +168,7 @@ void write_kernel_json(json_writer& json, const launch_subject& s) {
 
 std::string kernel_text(const launch_subject& s) {
     if (!s.kernel) return {};
-    const code_object_kernel& k = s.kernel->kernel;
+    const analysis::code_object_kernel& k = s.kernel->kernel;
     std::string text = "kernel " + terminal_safe(s.kernel->demangled) + " [" + terminal_safe(k.target_id) + "] from " +
                        terminal_safe(s.file) + "\n";
     const std::string lds = k.group_segment_fixed_size == 0

@@ -35,7 +35,8 @@
 #include <vector>         // automaton, findings
 
 #include <wavefit/detail/ascii.hpp>
-#include <wavefit/explain.hpp>
+
+#include "analysis/explain.hpp"
 
 #include "notebook.hpp"
 #include "terminal_text.hpp"
@@ -252,12 +253,12 @@ public:
         for (std::size_t i = 0; i < entries.size(); ++i) {
             const notebook_entry& e = entries[i];
             if (e.builtin != nullptr) {
-                const error_explanation& b = *e.builtin;
-                if (b.kind == explanation_kind::runtime_error && b.code == 0) continue;  // hipSuccess: no problem
+                const analysis::error_explanation& b = *e.builtin;
+                if (b.kind == analysis::explanation_kind::runtime_error && b.code == 0) continue;  // hipSuccess: no problem
                 add_name(b.name, i);
                 add_name(b.alias, i);
                 add_name(b.cuda_name, i);
-                if (b.kind == explanation_kind::runtime_error) {
+                if (b.kind == analysis::explanation_kind::runtime_error) {
                     for (const std::string_view m : {b.message, b.cuda_message})
                         if (!m.empty())
                             add_pattern(m, m.size() < 24 ? pattern_kind::short_message : pattern_kind::message, i);
@@ -271,8 +272,8 @@ public:
             for (const std::string& p : e.patterns) add_team_pattern(p, i);
         }
         // The phrases of explain.hpp's lookup, with the two that carry numbers parsed here.
-        for (const auto& p : detail::explain_impl::strong_phrases) add_phrase(p.text, p.entry);
-        for (const auto& p : detail::explain_impl::weak_phrases) add_phrase(p.text, p.entry);
+        for (const auto& p : analysis::detail::explain_impl::strong_phrases) add_phrase(p.text, p.entry);
+        for (const auto& p : analysis::detail::explain_impl::weak_phrases) add_phrase(p.text, p.entry);
         for (const std::string_view w : {"hip", "cuda", "hsa", "rocm", "gpu"})
             add_pattern(w, pattern_kind::gpu_word, notebook::npos);
         add_pattern("***", pattern_kind::make_error, notebook::npos);
@@ -626,7 +627,7 @@ private:
                     const bool strong = prev == "hiperror_t" || prev == "cudaerror_t" || prev == "error_code" ||
                                         prev == "errorcode" || after_error_pair;
                     const bool weak = prev == "error" || prev == "err" || prev == "status" || prev == "returned";
-                    const long long code = strong || weak ? detail::explain_impl::parse_code(word) : -1;
+                    const long long code = strong || weak ? analysis::detail::explain_impl::parse_code(word) : -1;
                     if (code > 0 && (strong || (weak && (gpu_line || code >= 100)))) {
                         const auto it = codes_.find(code);
                         if (it != codes_.end()) pending.emplace_back(it->second, begin);

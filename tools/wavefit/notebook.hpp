@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The mistake notebook `wavefit explain` reads: every built-in entry of the one explanation table
-// (include/wavefit/detail/explanation_table.hpp), in table order, plus the entries of a team's own
+// (tools/analysis/explanation_table.hpp), in table order, plus the entries of a team's own
 // files (team_file.hpp). A team entry either extends a built-in (or earlier team) entry of the same
 // name, adding aliases, codes, patterns, causes, links and where it was seen, or stands alone after the
 // built-ins. Built-in texts are never replaced: what a team adds comes after them, marked as the team's.
@@ -15,7 +15,8 @@
 #include <vector>       // entries
 
 #include <wavefit/detail/ascii.hpp>
-#include <wavefit/explain.hpp>
+
+#include "analysis/explain.hpp"
 
 namespace wavefit::cli {
 
@@ -27,7 +28,7 @@ struct cause_and_fix {
 // One entry: a built-in one (builtin != nullptr), possibly extended by a team, or a team's own.
 struct notebook_entry {
     std::string name;
-    const error_explanation* builtin = nullptr;
+    const analysis::error_explanation* builtin = nullptr;
     // What team files added (for a team entry of its own: everything it has).
     std::vector<std::string> aliases;
     std::vector<std::int64_t> codes;
@@ -44,7 +45,7 @@ struct notebook_entry {
     // The entry's number: the HIP code of a built-in runtime error, else a team entry's first code.
     std::optional<std::int64_t> code() const {
         if (builtin != nullptr) {
-            if (builtin->code != no_error_code) return builtin->code;
+            if (builtin->code != analysis::no_error_code) return builtin->code;
             return std::nullopt;
         }
         if (!codes.empty()) return codes.front();
@@ -127,7 +128,7 @@ public:
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     notebook() {
-        for (const error_explanation& e : all_error_explanations()) {
+        for (const analysis::error_explanation& e : analysis::all_error_explanations()) {
             notebook_entry entry;
             entry.name = std::string(e.name);
             entry.builtin = &e;
@@ -161,7 +162,8 @@ public:
 
     // The entry a numeric code belongs to (built-in HIP codes first, then team codes).
     std::size_t index_by_code(std::int64_t code) const {
-        if (const error_explanation* e = detail::explain_impl::explanation_by_code(code)) return builtin_index(e);
+        if (const analysis::error_explanation* e = analysis::detail::explain_impl::explanation_by_code(code))
+            return builtin_index(e);
         for (std::size_t i = builtin_count_; i < entries_.size(); ++i)
             for (const std::int64_t c : entries_[i].codes)
                 if (c == code) return i;
@@ -171,10 +173,10 @@ public:
     // `wavefit explain CODE`: the built-in lookup first (explain.hpp), then team names, codes and
     // patterns, in the order the files were loaded.
     std::size_t find(std::string_view query) const {
-        if (const error_explanation* e = find_explanation(query)) return builtin_index(e);
-        const std::string_view q = detail::trim(query.substr(0, detail::explain_impl::max_query_length));
+        if (const analysis::error_explanation* e = analysis::find_explanation(query)) return builtin_index(e);
+        const std::string_view q = detail::trim(query.substr(0, analysis::detail::explain_impl::max_query_length));
         if (q.empty()) return npos;
-        const long long number = detail::explain_impl::parse_code(q);
+        const long long number = analysis::detail::explain_impl::parse_code(q);
         if (number >= 0) return index_by_code(number);
         if (const std::size_t i = index_by_name(q); i != npos) return i;
         for (std::size_t i = builtin_count_; i < entries_.size(); ++i)
@@ -238,8 +240,8 @@ public:
     }
 
 private:
-    std::size_t builtin_index(const error_explanation* e) const {
-        return static_cast<std::size_t>(e - all_error_explanations().data());
+    std::size_t builtin_index(const analysis::error_explanation* e) const {
+        return static_cast<std::size_t>(e - analysis::all_error_explanations().data());
     }
 
     std::vector<notebook_entry> entries_;

@@ -4,8 +4,9 @@
 #include <algorithm>  // std::max
 
 #include <wavefit/occupancy.hpp>
-#include <wavefit/occupancy_hint.hpp>
 #include <wavefit/validate.hpp>
+
+#include "analysis/occupancy_hint.hpp"
 
 #include "commands.hpp"
 #include "json_writer.hpp"
@@ -101,7 +102,8 @@ command_output run(const occupancy_request& r) {
             break;
         }
     if (hint_block != 0) {
-        const occupancy_hint hint = hint_for_more_waves(d, subject.resources, hint_block, r.kernel.dynamic_shared);
+        const analysis::occupancy_hint hint =
+            analysis::hint_for_more_waves(d, subject.resources, hint_block, r.kernel.dynamic_shared);
         if (hint.found()) text += "to gain a " + wave + " at block " + std::to_string(hint_block) + ": " + hint.text + "\n";
     }
     return {text, {}, 0};

@@ -26,7 +26,8 @@
 #include <vector>       // entries, errors
 
 #include <wavefit/detail/ascii.hpp>
-#include <wavefit/explain.hpp>  // parse_code
+
+#include "analysis/explain.hpp"  // parse_code
 
 #include "notebook.hpp"
 
@@ -137,7 +138,7 @@ public:
             return;
         }
         if (key == "code") {
-            const long long code = detail::explain_impl::parse_code(value);
+            const long long code = analysis::detail::explain_impl::parse_code(value);
             if (code <= 0) {
                 error(number, "code '" + printable(value) + "' is not a number from 1 to 2147483647 (decimal or 0x hex)");
                 return;

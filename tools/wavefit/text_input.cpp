@@ -8,8 +8,8 @@
 
 #include <wavefit/detail/utf8.hpp>
 
+#include "analysis/gzip_stream.hpp"
 #include "arguments.hpp"
-#include "gzip_stream.hpp"
 
 namespace wavefit::cli {
 namespace {
@@ -74,7 +74,7 @@ text_input::text_input(const std::string& path, std::size_t max_line_bytes)
     if (std::ferror(file_)) fail(std::strerror(errno));
     peeked_.assign(reinterpret_cast<const char*>(magic), got);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-        gzip_ = std::make_unique<gzip_stream>(
+        gzip_ = std::make_unique<analysis::gzip_stream>(
             [this](unsigned char* out, std::size_t capacity) { return read_file(out, capacity); });
 }
 
@@ -101,7 +101,7 @@ std::size_t text_input::read_raw(unsigned char* out, std::size_t capacity) {
             const std::size_t n = gzip_->read(out, capacity);
             delivered_ += n;
             return n;
-        } catch (const gzip_error& e) {
+        } catch (const analysis::gzip_error& e) {
             fail(e.what());
         }
     }

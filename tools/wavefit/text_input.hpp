@@ -14,9 +14,11 @@
 #include <string_view>  // lines
 #include <utility>      // std::move
 
-namespace wavefit::cli {
-
+namespace wavefit::analysis {
 class gzip_stream;
+}  // namespace wavefit::analysis
+
+namespace wavefit::cli {
 
 class text_input {
 public:
@@ -65,7 +67,7 @@ private:
     std::string name_;
     std::FILE* file_ = nullptr;
     bool owns_file_ = false;
-    std::unique_ptr<gzip_stream> gzip_;
+    std::unique_ptr<analysis::gzip_stream> gzip_;
     std::size_t max_line_;
     std::string buffer_;  // content not yet handed out: [begin_, end_)
     std::size_t begin_ = 0;

@@ -14,13 +14,21 @@
 #include <utility>        // std::move
 #include <vector>         // cells
 
-#include <wavefit/detail/csv_reader.hpp>
 #include <wavefit/detail/json_reader.hpp>
+
+#include "analysis/csv_reader.hpp"
 
 #include "arguments.hpp"  // usage_error
 #include "text_input.hpp"
 
 namespace wavefit::cli {
+
+using analysis::blocks_from_work_items;
+using analysis::kernel_group;
+using analysis::parse_csv_scaled;
+using analysis::parse_csv_uint;
+using analysis::split_csv_line;
+using analysis::trace_dispatch;
 
 std::string_view to_string(trace_format f) noexcept {
     switch (f) {
@@ -264,7 +272,7 @@ const std::string* cell_at(const std::vector<std::string>& cells, long col) {
 std::optional<std::uint64_t> uint_at(const std::vector<std::string>& cells, long col) {
     const std::string* cell = cell_at(cells, col);
     if (cell == nullptr) return std::nullopt;
-    return detail::parse_csv_uint(*cell);
+    return parse_csv_uint(*cell);
 }
 
 std::optional<std::uint32_t> u32_at(const std::vector<std::string>& cells, long col) {
@@ -276,7 +284,7 @@ std::optional<std::uint32_t> u32_at(const std::vector<std::string>& cells, long 
 std::optional<std::uint64_t> scaled_at(const std::vector<std::string>& cells, const unit_column& u) {
     const std::string* cell = cell_at(cells, u.column);
     if (cell == nullptr) return std::nullopt;
-    return detail::parse_csv_scaled(*cell, u.decimal_shift);
+    return parse_csv_scaled(*cell, u.decimal_shift);
 }
 
 // One data row to a dispatch, or nothing for a row that is no kernel dispatch (nsys memcpy rows)
@@ -343,7 +351,7 @@ public:
         while (lines_.next(line) && lines_.number() <= header_search_lines) {
             if (lines_.number() == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
             if (lines_.truncated() || line.empty()) continue;
-            detail::split_csv_line(line, header);
+            split_csv_line(line, header);
             csv_columns c;
             for (std::size_t i = 0; i < header.size(); ++i) c.index.emplace(lower(header[i]), i);
             id_ = c.find({"dispatch_id"});
@@ -371,7 +379,7 @@ private:
         std::string line;
         while (lines_.next(line)) {
             if (lines_.truncated() || line.empty()) continue;
-            detail::split_csv_line(line, cells_);
+            split_csv_line(line, cells_);
             const auto id = uint_at(cells_, id_);
             const auto s = uint_at(cells_, start_);
             const auto e = uint_at(cells_, end_);
@@ -422,11 +430,11 @@ void read_sibling_device(const std::string& path, trace_format format, trace_con
         while (in.next_line(line) && in.line_number() <= 10000) {
             if (in.last_line_truncated()) continue;
             if (header.empty()) {
-                detail::split_csv_line(line, header);
+                split_csv_line(line, header);
                 for (std::string& h : header) h = lower(h);
                 continue;
             }
-            detail::split_csv_line(line, cells);
+            split_csv_line(line, cells);
             // The GPU's row: the one whose ISA column names a gfx target; its product name goes with it.
             std::string arch, product;
             for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) {
@@ -457,7 +465,7 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
         if (lines.number() == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
         if (lines.truncated() || line.empty()) continue;
         if (first_line.empty()) first_line = line.substr(0, 60);
-        detail::split_csv_line(line, cells);
+        split_csv_line(line, cells);
         if (cells.size() >= 2 && lower(cells[0]) == "name" && lower(cells[1]) == "calls")
             fail(name,
                  "this is rocprof's results.stats.csv, a summary without launch configurations; audit the results.csv "
@@ -517,7 +525,7 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
             continue;
         }
         if (line.empty()) continue;
-        detail::split_csv_line(line, cells);
+        split_csv_line(line, cells);
         std::optional<std::uint64_t> joined;
         if (!out.timed) {
             joined = 0;

@@ -1,91 +1,29 @@
 // SPDX-License-Identifier: MIT
-// Kernels inside compiled AMD GPU code, read offline: an AMDGPU code object (.hsaco / .co), a clang
-// offload bundle (`hipcc --cuda-device-only`), or a HIP object, executable or shared library whose
-// .hip_fatbin section carries device code. Each kernel's resources come from the code object's
-// AMDGPU metadata note (AMDGPUUsage "Code Object V3+ Metadata"), the same values the HIP runtime
-// reads when it loads the kernel, so occupancy can be predicted for a GPU the machine does not have.
-//
-// The input is untrusted: the readers below (ELF, offload bundle, msgpack) are our own, small and
-// bounded. Every offset and size is checked before use, container counts are checked against the
-// bytes that could hold them, nesting is limited, and the work is linear in the file size; a
-// malformed file gives a one-line code_object_error, never a crash or an unbounded loop.
-#pragma once
+// Reading kernels out of AMDGPU code objects, offload bundles and host ELF files (code_object.hpp).
+#include "code_object.hpp"
 
-#include <cstddef>       // std::size_t
-#include <cstdint>       // the metadata's fixed-width values
 #include <filesystem>    // read_kernels_from_file: refuse what is not a regular file before reading it
 #include <fstream>       // read_kernels_from_file
 #include <ios>           // std::streamsize, open modes
 #include <limits>        // range checks of metadata integers
-#include <string>        // owned names in code_object_kernel
 #include <string_view>   // keys and names while reading
 #include <system_error>  // std::error_code from <filesystem> queries
 #include <utility>       // std::move of the result
-#include <vector>        // the kernels
 
-#include "config.hpp"
-#include "detail/byte_view.hpp"
-#include "detail/elf_reader.hpp"
-#include "detail/msgpack_reader.hpp"
-#include "detail/offload_bundle.hpp"
-#include "kernel_resources.hpp"
+#include "elf_reader.hpp"
+#include "msgpack_reader.hpp"
+#include "offload_bundle.hpp"
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
+namespace {
 
-// One kernel compiled for one GPU target, as its code object's metadata describes it. A file built
-// for several targets yields one entry per kernel per target; nothing is deduplicated.
-struct code_object_kernel {
-    std::string target;     // the ISA, "gfx90a": what presets::find_by_arch takes
-    std::string target_id;  // the full target id, "gfx90a:sramecc+:xnack-" (features as compiled)
-    std::string name;       // .name: the kernel's (mangled) source name, "_Z3fooPf"
-    std::string symbol;     // .symbol: its kernel descriptor symbol, "_Z3fooPf.kd"
+using namespace detail;  // the binary readers
 
-    // .vgpr_count: vector registers per lane. On gfx90a/gfx940/gfx942 the unified VGPR+AGPR
-    // total (architectural VGPRs rounded to 4, plus AGPRs) — what hipFuncGetAttributes reports as
-    // numRegs and what the occupancy formula divides the register file by.
-    std::uint32_t vgpr_count = 0;
-    std::uint32_t agpr_count = 0;  // .agpr_count: the AGPR part of vgpr_count (0 when absent: pre-gfx908)
-    // .sgpr_count: scalar registers per wave, including the ones reserved for VCC, FLAT_SCRATCH and
-    // XNACK_MASK.
-    std::uint32_t sgpr_count = 0;
-    std::uint32_t vgpr_spill_count = 0;  // .vgpr_spill_count (0 when absent)
-    std::uint32_t sgpr_spill_count = 0;  // .sgpr_spill_count (0 when absent)
-    std::uint32_t wavefront_size = 0;    // .wavefront_size: 64 on gfx9, 32 by default on gfx10+
-    // .max_flat_workgroup_size: the launch bound the kernel was compiled for (__launch_bounds__, else
-    // the compiler default, 1024 since ROCm 4.1). It decided how many registers the kernel got.
-    std::uint32_t max_flat_workgroup_size = 0;
-    std::uint64_t group_segment_fixed_size = 0;    // static LDS per work-group in bytes (no dynamic LDS)
-    std::uint64_t private_segment_fixed_size = 0;  // scratch per work-item in bytes: spills, local arrays
-    bool uses_dynamic_stack = false;               // scratch beyond the fixed size (recursion, alloca)
-    std::uint64_t code_object_offset = 0;          // file offset of the code object holding the kernel
-
-    // What the planning core needs (occupancy, validate, plan).
-    kernel_resources resources() const noexcept {
-        kernel_resources r{};
-        r.registers = vgpr_count;
-        r.scalar_registers = sgpr_count;
-        r.static_shared = group_segment_fixed_size;
-        r.max_threads_per_block = max_flat_workgroup_size;
-        r.local_bytes_per_thread = private_segment_fixed_size;
-        return r;
-    }
-
-    // The compiler spilled registers to memory (usually: the launch bound left too few registers).
-    bool spills() const noexcept { return vgpr_spill_count != 0 || sgpr_spill_count != 0; }
-    // The kernel uses scratch memory at all (spills, private arrays, a dynamic stack).
-    bool uses_scratch() const noexcept { return private_segment_fixed_size != 0 || uses_dynamic_stack; }
-};
-
-// Files above this size are refused before reading: no code object is remotely this large.
-inline constexpr std::uint64_t max_code_object_file_size = std::uint64_t{2} << 30;  // 2 GiB
-
-namespace detail {
-
-inline constexpr std::uint32_t note_amdgpu_metadata = 32;   // NT_AMDGPU_METADATA, owner "AMDGPU"
-inline constexpr std::uint32_t note_amd_hsa_metadata = 10;  // code object v2 YAML metadata, owner "AMD"
-inline constexpr std::string_view bitcode_magic{"BC\xc0\xde", 4};
-inline constexpr std::string_view bitcode_wrapper_magic{"\xde\xc0\x17\x0b", 4};
-inline constexpr std::string_view archive_magic = "!<arch>\n";
+constexpr std::uint32_t note_amdgpu_metadata = 32;   // NT_AMDGPU_METADATA, owner "AMDGPU"
+constexpr std::uint32_t note_amd_hsa_metadata = 10;  // code object v2 YAML metadata, owner "AMD"
+constexpr std::string_view bitcode_magic{"BC\xc0\xde", 4};
+constexpr std::string_view bitcode_wrapper_magic{"\xde\xc0\x17\x0b", 4};
+constexpr std::string_view archive_magic = "!<arch>\n";
 
 struct kernel_collection {
     std::vector<code_object_kernel> kernels;
@@ -93,7 +31,7 @@ struct kernel_collection {
     std::uint64_t bitcode_entries = 0;
 };
 
-inline std::uint32_t read_u32_field(msgpack_reader& r, const char* key) {
+std::uint32_t read_u32_field(msgpack_reader& r, const char* key) {
     const std::uint64_t at = r.file_offset();
     const std::uint64_t v = r.read_uint(key);
     if (v > std::numeric_limits<std::uint32_t>::max())
@@ -103,7 +41,7 @@ inline std::uint32_t read_u32_field(msgpack_reader& r, const char* key) {
 
 // One entry of amdhsa.kernels. The fields the runtime needs to launch are required (AMDGPUUsage
 // lists them as required); the rest default to 0.
-inline code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) {
+code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) {
     enum : unsigned {
         f_name = 1,
         f_symbol = 2,
@@ -178,7 +116,7 @@ inline code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t 
 }
 
 // A target id of an AMDGPU processor, fit for messages and JSON: "gfx90a:sramecc+:xnack-".
-inline bool plausible_target_id(std::string_view id) noexcept {
+bool plausible_target_id(std::string_view id) noexcept {
     if (id.size() < 4 || id.size() > 64 || id.substr(0, 3) != "gfx") return false;
     for (const char c : id)
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' || c == '+' ||
@@ -189,8 +127,8 @@ inline bool plausible_target_id(std::string_view id) noexcept {
 
 // The msgpack document of one NT_AMDGPU_METADATA note. `fallback_target_id` (from the bundle entry)
 // is used when the metadata has no amdhsa.target (code object v3).
-inline void read_amdgpu_metadata(byte_view desc, std::string_view fallback_target_id, std::uint64_t code_object_offset,
-                                 kernel_collection& out) {
+void read_amdgpu_metadata(byte_view desc, std::string_view fallback_target_id, std::uint64_t code_object_offset,
+                          kernel_collection& out) {
     msgpack_reader r(desc);
     const std::size_t first = out.kernels.size();
     std::string_view target_string;
@@ -226,7 +164,7 @@ inline void read_amdgpu_metadata(byte_view desc, std::string_view fallback_targe
     }
 }
 
-inline void read_code_object(byte_view bytes, std::string_view fallback_target_id, kernel_collection& out) {
+void read_code_object(byte_view bytes, std::string_view fallback_target_id, kernel_collection& out) {
     const elf_file f = read_elf(bytes);
     if (f.machine != elf_machine_amdgpu)
         fail("ELF file at " + hex(bytes.base) + " is not an AMDGPU code object (e_machine " + std::to_string(f.machine) +
@@ -252,7 +190,7 @@ inline void read_code_object(byte_view bytes, std::string_view fallback_target_i
 // One bundle entry: AMDGPU code objects are read, host entries and other vendors' device code skipped,
 // LLVM bitcode (objects compiled with -fgpu-rdc) counted so the final message can say why no
 // kernels were found.
-inline void read_bundle_entry(std::string_view id, byte_view contents, kernel_collection& out) {
+void read_bundle_entry(std::string_view id, byte_view contents, kernel_collection& out) {
     if (offload_kind(id) == "host" || contents.size == 0) return;
     if (offload_triple_arch(id) != "amdgcn") return;
     if (contents.starts_with(compressed_bundle_magic)) fail_compressed_bundle(contents.base);
@@ -266,7 +204,7 @@ inline void read_bundle_entry(std::string_view id, byte_view contents, kernel_co
     read_code_object(contents, offload_target_id(id), out);
 }
 
-inline void read_bundles(byte_view region, const char* what, kernel_collection& out) {
+void read_bundles(byte_view region, const char* what, kernel_collection& out) {
     for_each_offload_bundle(region, what, [&](const offload_bundle& b) {
         for (const offload_bundle_entry& e : b.entries) read_bundle_entry(e.id, e.contents, out);
     });
@@ -274,7 +212,7 @@ inline void read_bundles(byte_view region, const char* what, kernel_collection& 
 
 // Why a host ELF without device code may still launch kernels: the shared libraries it links
 // (DT_NEEDED), less the C, C++ and GPU runtimes, which hold no application kernels.
-inline std::string linked_libraries_hint(const elf_file& f) {
+std::string linked_libraries_hint(const elf_file& f) {
     constexpr std::string_view runtimes[] = {
         "libc.so",    "libm.so",        "libstdc++.so",        "libgcc_s.so",     "libpthread.so", "libdl.so",
         "librt.so",   "ld-linux",       "libc++.so",           "libc++abi.so",    "libunwind.so",  "libatomic.so",
@@ -300,7 +238,7 @@ inline std::string linked_libraries_hint(const elf_file& f) {
 // A host ELF (object, executable, shared library): device code is in .hip_fatbin (offload bundles,
 // one per translation unit) or, in objects compiled with -fgpu-rdc, in one section per target named
 // "__CLANG_OFFLOAD_BUNDLE__<entry id>".
-inline void read_host_elf(const elf_file& f, kernel_collection& out) {
+void read_host_elf(const elf_file& f, kernel_collection& out) {
     std::uint64_t total = 0;
     bool any = false;
     for (const elf_section& s : f.sections) {
@@ -321,14 +259,9 @@ inline void read_host_elf(const elf_file& f, kernel_collection& out) {
     if (!any) fail("no device code: the ELF file has no .hip_fatbin section" + linked_libraries_hint(f));
 }
 
-}  // namespace detail
+}  // namespace
 
-// Every kernel of every AMDGPU target in `data`: a code object, an offload bundle (or several
-// concatenated, as in a dumped .hip_fatbin), or a host ELF with a .hip_fatbin section; the kind is
-// detected from the contents. Throws code_object_error for anything malformed or unsupported, and
-// when the input holds no kernels at all.
-inline std::vector<code_object_kernel> read_kernels(const std::uint8_t* data, std::size_t size) {
-    using namespace detail;
+std::vector<code_object_kernel> read_kernels(const std::uint8_t* data, std::size_t size) {
     if (data == nullptr || size == 0) fail("empty input: no code object to read");
     const byte_view bytes{data, size, 0};
     kernel_collection out;
@@ -362,9 +295,7 @@ inline std::vector<code_object_kernel> read_kernels(const std::uint8_t* data, st
     return std::move(out.kernels);
 }
 
-// read_kernels on a file's contents; errors (I/O included) name the file. Files above
-// max_code_object_file_size are refused before reading.
-inline std::vector<code_object_kernel> read_kernels_from_file(const std::string& path) {
+std::vector<code_object_kernel> read_kernels_from_file(const std::string& path) {
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(path, ec);
     if (!std::filesystem::exists(status)) throw code_object_error(path + ": no such file");
@@ -386,4 +317,4 @@ inline std::vector<code_object_kernel> read_kernels_from_file(const std::string&
     }
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -14,10 +14,9 @@
 #include <string_view>  // entry ids, as views into the file
 #include <vector>       // the entries of one bundle
 
-#include "../config.hpp"
 #include "byte_view.hpp"
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 namespace detail {
 
 inline constexpr std::string_view offload_bundle_magic = "__CLANG_OFFLOAD_BUNDLE__";
@@ -34,48 +33,11 @@ struct offload_bundle {
     std::uint64_t extent = 0;  // bytes from the bundle's start to the end of its header or last entry
 };
 
-[[noreturn]] inline void fail_compressed_bundle(std::uint64_t at) {
-    fail("compressed offload bundle (CCOB) at " + hex(at) +
-         ": compressed offload bundles are not supported (build without --offload-compress, or unbundle with "
-         "clang-offload-bundler first)");
-}
+// Fails with the message that compressed bundles (at file offset `at`) are not supported.
+[[noreturn]] void fail_compressed_bundle(std::uint64_t at);
 
 // The bundle at the start of `bytes`; entries may lie anywhere in `bytes` after the header.
-inline offload_bundle read_offload_bundle(byte_view bytes) {
-    offload_bundle b;
-    if (!bytes.starts_with(offload_bundle_magic)) fail("no offload bundle magic at " + hex(bytes.base));
-    const std::uint64_t count = bytes.u64(24, "offload bundle entry count");
-    std::uint64_t pos = 32;
-    // Each entry header takes at least 24 bytes: a larger count cannot be true.
-    if (count > (bytes.size - pos) / 24)
-        fail("offload bundle at " + hex(bytes.base) + " claims " + std::to_string(count) + " entries, more than its " +
-             std::to_string(bytes.size) + " bytes can hold");
-    b.entries.reserve(static_cast<std::size_t>(count));
-    std::uint64_t total = 0;
-    for (std::uint64_t i = 0; i < count; ++i) {
-        const std::uint64_t offset = bytes.u64(pos, "offload bundle entry offset");
-        const std::uint64_t size = bytes.u64(pos + 8, "offload bundle entry size");
-        const std::uint64_t id_length = bytes.u64(pos + 16, "offload bundle entry id length");
-        offload_bundle_entry e;
-        e.id = bytes.chars(pos + 24, id_length, "offload bundle entry id");
-        pos += 24 + id_length;
-        if (!bytes.contains(offset, size))
-            fail("offload bundle at " + hex(bytes.base) + ": entry " + std::to_string(i) + " ('" + printable(e.id) +
-                 "') at offset " + hex(offset) + " with size " + hex(size) + " extends past the end at " +
-                 hex(bytes.base + bytes.size));
-        // Entries never share bytes in bundles clang writes; bounding their sum by the bundle keeps
-        // the work linear even when a crafted bundle points many entries at the same bytes.
-        total += size;
-        if (total > bytes.size)
-            fail("offload bundle at " + hex(bytes.base) + ": entries up to " + std::to_string(i) + " ('" + printable(e.id) +
-                 "') add up to more than the " + std::to_string(bytes.size) + " bytes available");
-        e.contents = bytes.sub(offset, size, "offload bundle entry");
-        if (offset + size > b.extent) b.extent = offset + size;
-        b.entries.push_back(e);
-    }
-    if (pos > b.extent) b.extent = pos;
-    return b;
-}
+offload_bundle read_offload_bundle(byte_view bytes);
 
 // Calls visit(const offload_bundle&) for each bundle in `region`: a .hip_fatbin section or a file
 // holding one bundle. The linker concatenates one bundle per object, each padded with zeros to the
@@ -123,4 +85,4 @@ constexpr std::string_view offload_target_id(std::string_view id) noexcept {
 }
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The entries of wavefit's knowledge base, as data: runtime statuses in HIP number order, then
 // runtime log lines, then one entry per diagnostic code. Nothing here decides anything; explain.hpp
-// looks entries up and validate.hpp quotes the diagnostic entries.
+// looks entries up. What each runtime does with a diagnostic's launch is the library's one text
+// (detail/runtime_outcome.hpp under include/wavefit), which validate.hpp quotes and the entries below show.
 //
 // Sources for the numbers and texts:
 //  - HIP codes and names: hip_runtime_api.h (hip 5.2, identical in current ROCm/clr).
@@ -17,13 +18,16 @@
 #include <cstddef>      // std::size_t
 #include <string_view>  // texts
 
-#include "../config.hpp"
-#include "../diagnostic.hpp"
-#include "../explanation.hpp"
-#include "runtime_outcome.hpp"
+#include <wavefit/detail/runtime_outcome.hpp>
+#include <wavefit/diagnostic.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+#include "explanation.hpp"
+
+namespace wavefit::analysis {
 namespace detail::explain_impl {
+
+using wavefit::detail::find_runtime_outcome;
+using wavefit::detail::runtime_outcome_text;
 
 struct cause_fix {
     std::string_view cause;
@@ -974,4 +978,4 @@ diagnostic("grid_underfills_device",
 inline constexpr std::size_t table_size = sizeof(table) / sizeof(table[0]);
 
 }  // namespace detail::explain_impl
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -1,40 +1,27 @@
 // SPDX-License-Identifier: MIT
-// What to reduce for one more wave per SIMD: the one place that turns an occupancy report into
-// "registers 96 -> 80 gives 6 waves per SIMD instead of 5". `occupancy`, `inspect` and `audit` all
-// print this, so the advice reads the same wherever a kernel is looked at.
-#pragma once
+// The hint for one more wave per SIMD (occupancy_hint.hpp).
+#include "occupancy_hint.hpp"
 
-#include <cstdint>  // counts
-#include <string>   // the hint text
+#include <string_view>  // resource names
 
-#include "config.hpp"
-#include "detail/text.hpp"
-#include "occupancy.hpp"
+#include <wavefit/detail/arithmetic.hpp>
+#include <wavefit/detail/text.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
+namespace {
 
-struct occupancy_hint {
-    limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
-    std::uint64_t from = 0;             // the kernel's value now (registers per thread, SGPRs, bytes per block)
-    std::uint64_t to = 0;               // the largest value that reaches `better`
-    occupancy_report now;
-    occupancy_report better;
-    std::string text;  // "registers 96 -> 80 gives 6 waves per SIMD instead of 5"
-
-    bool found() const noexcept { return !text.empty(); }
-};
-
-namespace detail {
+using wavefit::detail::num;
+using wavefit::detail::plural;
 
 // "6 waves per SIMD" where the waves split evenly over the SIMDs, else per CU/SM.
-inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
+std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
     const std::string wave(d.wave_word());
     if (per_simd) return plural(waves_per_cu / d.simds_per_cu, wave) + " per SIMD";
     return plural(waves_per_cu, wave) + " per " + std::string(d.cu_word());
 }
 
-inline std::string hint_text(const device_limits& d, std::string_view what, std::uint64_t from, std::uint64_t to,
-                             const occupancy_report& now, const occupancy_report& better) {
+std::string hint_text(const device_limits& d, std::string_view what, std::uint64_t from, std::uint64_t to,
+                      const occupancy_report& now, const occupancy_report& better) {
     // Per SIMD on AMD, where the waves-per-EU vocabulary (__launch_bounds__, the compiler's "Occupancy")
     // lives; per SM on NVIDIA, as Nsight and the occupancy calculator count warps.
     const bool per_simd = d.is_amd() && d.simds_per_cu != 0 && now.active_waves_per_cu % d.simds_per_cu == 0 &&
@@ -47,9 +34,9 @@ inline std::string hint_text(const device_limits& d, std::string_view what, std:
 // Scans one register count of the kernel (`field`: registers or SGPRs) down from `top` to 1, and fills
 // the hint with the largest count that gives more resident waves than h.now (the allocation granule
 // makes a range of counts equal, so the largest is the least to give up). Leaves h as it is if none does.
-inline void scan_down_for_a_wave(const device_limits& d, const kernel_resources& k, std::uint32_t kernel_resources::*field,
-                                 std::uint64_t top, std::uint64_t block_threads, std::uint64_t dynamic_shared,
-                                 std::string_view what, occupancy_hint& h) {
+void scan_down_for_a_wave(const device_limits& d, const kernel_resources& k, std::uint32_t kernel_resources::*field,
+                          std::uint64_t top, std::uint64_t block_threads, std::uint64_t dynamic_shared,
+                          std::string_view what, occupancy_hint& h) {
     kernel_resources probe = k;
     for (auto r = static_cast<std::uint32_t>(top); r >= 1; --r) {
         probe.*field = r;
@@ -64,14 +51,10 @@ inline void scan_down_for_a_wave(const device_limits& d, const kernel_resources&
     }
 }
 
-}  // namespace detail
+}  // namespace
 
-// The smallest change to the limiting resource that raises residency at this block size, or no
-// hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size), no
-// block can be resident at all, or no reduction helps. Registers are scanned downwards one by one,
-// from the most a thread may have (at most 65536 steps, each O(1)).
-inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
-                                          std::uint64_t dynamic_shared = 0) {
+occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
+                                   std::uint64_t dynamic_shared) {
     occupancy_hint h;
     h.now = occupancy(d, k, block_threads, dynamic_shared);
     h.resource = h.now.limited_by;
@@ -83,25 +66,24 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
         // (2^32-1 from a trace) costs at most max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
-        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers),
-                              k.registers - 1u);
-        detail::scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
+        top = wavefit::detail::min_u64(
+            wavefit::detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
+        scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
         return h;
     }
     if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
-        const std::uint64_t top =
-            detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
-                            k.scalar_registers - 1u);
-        detail::scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs",
-                                     h);
+        const std::uint64_t top = wavefit::detail::min_u64(
+            d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+            k.scalar_registers - 1u);
+        scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs", h);
         return h;
     }
     if (h.now.limited_by == limiter::shared_memory) {
-        const std::uint64_t total = detail::saturating_add(k.static_shared, dynamic_shared);
+        const std::uint64_t total = wavefit::detail::saturating_add(k.static_shared, dynamic_shared);
         const std::uint64_t want_blocks = std::uint64_t{h.now.active_blocks_per_cu} + 1;
         // Largest per-block allocation that lets want_blocks share the CU, minus what the driver adds.
         std::uint64_t alloc = d.shared_per_cu / want_blocks;
-        if (d.shared_allocation_unit > 1) alloc = detail::align_down(alloc, d.shared_allocation_unit);
+        if (d.shared_allocation_unit > 1) alloc = wavefit::detail::align_down(alloc, d.shared_allocation_unit);
         if (alloc <= d.shared_reserved_per_block) return h;
         const std::uint64_t target = alloc - d.shared_reserved_per_block;
         if (target >= total) return h;
@@ -112,9 +94,9 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
         h.from = total;
         h.to = target;
         h.better = o;
-        h.text = detail::hint_text(d, std::string(d.shared_word()) + " bytes per block", h.from, h.to, h.now, o);
+        h.text = hint_text(d, std::string(d.shared_word()) + " bytes per block", h.from, h.to, h.now, o);
     }
     return h;
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -4,15 +4,13 @@
 // produce an error but never an out-of-bounds read. Offsets in messages are file offsets.
 #pragma once
 
-#include "../config.hpp"
-
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width fields of the file formats
 #include <stdexcept>    // std::runtime_error, the base of code_object_error
 #include <string>       // messages
 #include <string_view>  // names and ids inside the file, without copying
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 
 // A file (or a part of one) that is not a readable AMDGPU code object, offload bundle or HIP binary:
 // the message is one line saying what is wrong and at which file offset.
@@ -23,26 +21,15 @@ public:
 
 namespace detail {
 
-inline std::string hex(std::uint64_t v) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string text;
-    do {
-        text.insert(text.begin(), digits[v & 0xf]);
-        v >>= 4;
-    } while (v != 0);
-    return "0x" + text;
-}
+// "0x1f": offsets and sizes in messages.
+std::string hex(std::uint64_t v);
 
 // Text taken from the file, made safe for a one-line message: at most `limit` characters, anything
 // but printable ASCII shown as '?'.
-inline std::string printable(std::string_view s, std::size_t limit = 80) {
-    std::string text;
-    for (std::size_t i = 0; i < s.size() && i < limit; ++i) text += (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-    if (s.size() > limit) text += "...";
-    return text;
-}
+std::string printable(std::string_view s, std::size_t limit = 80);
 
-[[noreturn]] inline void fail(const std::string& message) { throw code_object_error(message); }
+// Throws code_object_error(message).
+[[noreturn]] void fail(const std::string& message);
 
 struct byte_view {
     const std::uint8_t* data = nullptr;
@@ -96,4 +83,4 @@ struct byte_view {
 };
 
 }  // namespace detail
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

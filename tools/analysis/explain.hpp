@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: MIT
-// Looking up wavefit's knowledge base (detail/explanation_table.hpp) the way people type or paste
-// an error: a number, a name, a message, a log line or a diagnostic code. The library quotes the
-// entries in exception messages, `wavefit explain CODE` prints them, and the tests check them.
-// Pure C++17 and constexpr throughout: no GPU header, no allocation.
+// Looking up wavefit's knowledge base (explanation_table.hpp) the way people type or paste an error:
+// a number, a name, a message, a log line or a diagnostic code. `wavefit explain CODE` prints the
+// entries, `explain --scan` finds them in logs, and the tests check them; the library's own launch
+// messages quote only what each runtime does (detail/runtime_outcome.hpp under include/wavefit).
+// Part of the CLI's analysis library. Pure C++17 and constexpr throughout: no GPU header, no allocation.
 #pragma once
 
 #include <cstddef>      // std::size_t: indices
 #include <cstdint>      // std::uint64_t: overflow-checked parsing of numeric error codes
 #include <string_view>  // queries
 
-#include "config.hpp"
-#include "detail/ascii.hpp"
-#include "detail/explanation_table.hpp"
-#include "diagnostic.hpp"
-#include "explanation.hpp"
+#include <wavefit/detail/ascii.hpp>
+#include <wavefit/diagnostic.hpp>
 
-WAVEFIT_BEGIN_NAMESPACE
+#include "explanation.hpp"
+#include "explanation_table.hpp"
+
+namespace wavefit::analysis {
 
 namespace detail::explain_impl {
 
@@ -199,7 +200,8 @@ constexpr bool every_diagnostic_explained() noexcept {
     }
     return true;
 }
-static_assert(every_diagnostic_explained(), "wavefit: a diagnostic code has no entry in detail/explanation_table.hpp");
+static_assert(every_diagnostic_explained(),
+              "wavefit: a diagnostic code has no entry in tools/analysis/explanation_table.hpp");
 
 }  // namespace detail::explain_impl
 
@@ -223,4 +225,4 @@ constexpr const error_explanation* find_explanation(std::string_view query) noex
     return detail::explain_impl::entry_at(detail::explain_impl::index_of(query));
 }
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis

@@ -2,15 +2,13 @@
 // What one entry of wavefit's knowledge base holds: a runtime status (a hipError_t and its
 // cudaError_t twin), a runtime log line without a code, or a wavefit diagnostic code, with what it
 // means and the causes that produce it, each with its fix. The entries themselves are data
-// (detail/explanation_table.hpp); the lookup is explain.hpp. Every text views static storage.
+// (explanation_table.hpp); the lookup is explain.hpp. Every text views static storage.
 #pragma once
-
-#include "config.hpp"
 
 #include <cstddef>      // std::size_t: entry counts and indices
 #include <string_view>  // std::string_view: every text is a view of a string literal in static storage
 
-WAVEFIT_BEGIN_NAMESPACE
+namespace wavefit::analysis {
 
 // The `code` of entries that are not HIP error codes (wavefit diagnostics, pasted log lines).
 inline constexpr int no_error_code = -1;
@@ -68,4 +66,4 @@ private:
     std::size_t count_;
 };
 
-WAVEFIT_END_NAMESPACE
+}  // namespace wavefit::analysis
