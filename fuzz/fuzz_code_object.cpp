@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the code-object reader (wavefit::read_kernels over ELF64, clang offload bundles,
+// libFuzzer target: the code-object reader (wavefit::detail::read_kernels over ELF64, clang offload bundles,
 // host ELFs with .hip_fatbin, and the AMDGPU msgpack metadata). The input is the file's bytes.
 // Invariants:
 //   * read_kernels returns kernels or throws code_object_error with a non-empty one-line message;
@@ -35,10 +35,10 @@ namespace {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    std::vector<wavefit::code_object_kernel> kernels;
+    std::vector<wavefit::detail::code_object_kernel> kernels;
     try {
-        kernels = wavefit::read_kernels(data, size);
-    } catch (const wavefit::code_object_error& e) {
+        kernels = wavefit::detail::read_kernels(data, size);
+    } catch (const wavefit::detail::code_object_error& e) {
         const std::string_view m = e.what();
         if (m.empty()) finding("an empty error message");
         for (char c : m)
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     if (kernels.empty()) finding("no kernels and no error");
-    for (const wavefit::code_object_kernel& k : kernels) {
+    for (const wavefit::detail::code_object_kernel& k : kernels) {
         // What plausible_target_id promises: "gfx...", 4 to 64 characters fit for a message or JSON,
         // and target is target_id up to the first ':'. (It accepts "gfx:..." with target "gfx";
         // see docs/robustness.md.)
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (k.code_object_offset >= size) finding("a code-object offset outside the input");
         if (k.name.size() > size || k.symbol.size() > size) finding("a name longer than the input");
         // Offline planning as `wavefit` does it for a code object (the matching preset, if any).
-        if (const wavefit::device_limits* d = wavefit::presets::find_by_arch(k.target)) {
+        if (const wavefit::device_limits* d = wavefit::presets::find(k.target)) {
             const wavefit::kernel_resources r = k.resources();
             const wavefit::launch_plan p = wavefit::plan(*d, r, std::uint64_t{1} << 20);
             if (p.feasible && !p.ok()) finding("a feasible plan for a read kernel fails validation");
@@ -71,10 +71,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (wavefit::detail::vgpr_budget_for_bound(*d, k.max_flat_workgroup_size) > d->max_registers_per_thread)
                 finding("a VGPR budget above what a thread may have", k.name);
         }
-        wavefit::target_id id;
-        if (wavefit::parse_target_id(k.target_id, id)) {
+        wavefit::detail::target_id id;
+        if (wavefit::detail::parse_target_id(k.target_id, id)) {
             if (id.processor != k.target) finding("the parsed processor is not the target", k.target_id);
-            (void)wavefit::loads_on(id, wavefit::default_device_target_id(id.processor));
+            (void)wavefit::detail::loads_on(id, wavefit::detail::default_device_target_id(id.processor));
         }
     }
     return 0;

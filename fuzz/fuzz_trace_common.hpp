@@ -66,7 +66,7 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
     }
     if (trace.kernels.dispatches() == 0) finding(target, "an accepted trace without dispatches", "");
     std::uint64_t dispatches = 0, total = 0;
-    for (const wavefit::kernel_group& g : trace.kernels.groups()) {
+    for (const wavefit::detail::kernel_group& g : trace.kernels.groups()) {
         dispatches += g.dispatches;
         total = wavefit::detail::saturating_add(total, g.total_ns);
         if (g.dispatches == 0) finding(target, "an empty group", g.launch.name);
@@ -74,10 +74,10 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
     if (dispatches != trace.kernels.dispatches() || total != trace.kernels.total_ns())
         finding(target, "groups do not add up to the totals",
                 std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
-    for (const wavefit::device_limits* d : {&wavefit::presets::mi300x, &wavefit::presets::h200}) {
-        for (const wavefit::kernel_group& g : trace.kernels.groups()) {
-            const wavefit::kernel_audit a = wavefit::audit_kernel(*d, g);
-            for (const wavefit::audit_finding& f : a.findings)
+    for (const wavefit::device_limits* d : {&wavefit::presets::detail::mi300x, &wavefit::presets::detail::h200}) {
+        for (const wavefit::detail::kernel_group& g : trace.kernels.groups()) {
+            const wavefit::detail::kernel_audit a = wavefit::detail::audit_kernel(*d, g);
+            for (const wavefit::detail::audit_finding& f : a.findings)
                 if (f.code.empty() || f.message.empty() || f.fix.empty() ||
                     (f.severity != "error" && f.severity != "warning" && f.severity != "info"))
                     finding(target, "a finding without code, severity, message or fix", f.code + ": " + f.message);

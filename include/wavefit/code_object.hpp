@@ -31,11 +31,12 @@
 #include "kernel_resources.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // One kernel compiled for one GPU target, as its code object's metadata describes it. A file built
 // for several targets yields one entry per kernel per target; nothing is deduplicated.
 struct code_object_kernel {
-    std::string target;     // the ISA, "gfx90a": what presets::find_by_arch takes
+    std::string target;     // the ISA, "gfx90a": what presets::find takes
     std::string target_id;  // the full target id, "gfx90a:sramecc+:xnack-" (features as compiled)
     std::string name;       // .name: the kernel's (mangled) source name, "_Z3fooPf"
     std::string symbol;     // .symbol: its kernel descriptor symbol, "_Z3fooPf.kd"
@@ -78,8 +79,6 @@ struct code_object_kernel {
 
 // Files above this size are refused before reading: no code object is remotely this large.
 inline constexpr std::uint64_t max_code_object_file_size = std::uint64_t{2} << 30;  // 2 GiB
-
-namespace detail {
 
 inline constexpr std::uint32_t note_amdgpu_metadata = 32;   // NT_AMDGPU_METADATA, owner "AMDGPU"
 inline constexpr std::uint32_t note_amd_hsa_metadata = 10;  // code object v2 YAML metadata, owner "AMD"
@@ -321,8 +320,6 @@ inline void read_host_elf(const elf_file& f, kernel_collection& out) {
     if (!any) fail("no device code: the ELF file has no .hip_fatbin section" + linked_libraries_hint(f));
 }
 
-}  // namespace detail
-
 // Every kernel of every AMDGPU target in `data`: a code object, an offload bundle (or several
 // concatenated, as in a dumped .hip_fatbin), or a host ELF with a .hip_fatbin section; the kind is
 // detected from the contents. Throws code_object_error for anything malformed or unsupported, and
@@ -386,4 +383,5 @@ inline std::vector<code_object_kernel> read_kernels_from_file(const std::string&
     }
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

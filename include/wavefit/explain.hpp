@@ -16,8 +16,9 @@
 #include "explanation.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
-namespace detail::explain_impl {
+namespace explain_impl {
 
 // Longest query looked at; longer input is judged by its first 64 KiB (a pasted log excerpt fits easily).
 inline constexpr std::size_t max_query_length = std::size_t{64} * 1024;
@@ -201,7 +202,7 @@ constexpr bool every_diagnostic_explained() noexcept {
 }
 static_assert(every_diagnostic_explained(), "wavefit: a diagnostic code has no entry in detail/explanation_table.hpp");
 
-}  // namespace detail::explain_impl
+}  // namespace explain_impl
 
 // Every entry: runtime errors in HIP number order, then log lines, then the diagnostic codes.
 constexpr explanation_list all_error_explanations() noexcept {
@@ -223,4 +224,5 @@ constexpr const error_explanation* find_explanation(std::string_view query) noex
     return detail::explain_impl::entry_at(detail::explain_impl::index_of(query));
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

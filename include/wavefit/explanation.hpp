@@ -11,6 +11,7 @@
 #include <string_view>  // std::string_view: every text is a view of a string literal in static storage
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // The `code` of entries that are not HIP error codes (wavefit diagnostics, pasted log lines).
 inline constexpr int no_error_code = -1;
@@ -68,4 +69,5 @@ private:
     std::size_t count_;
 };
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

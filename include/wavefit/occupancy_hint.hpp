@@ -12,9 +12,11 @@
 #include "occupancy.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 struct occupancy_hint {
-    limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
+    occupancy_report::limiter resource =
+        occupancy_report::limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
     std::uint64_t from = 0;             // the kernel's value now (registers per thread, SGPRs, bytes per block)
     std::uint64_t to = 0;               // the largest value that reaches `better`
     occupancy_report now;
@@ -23,8 +25,6 @@ struct occupancy_hint {
 
     bool found() const noexcept { return !text.empty(); }
 };
-
-namespace detail {
 
 // "6 waves per SIMD" where the waves split evenly over the SIMDs, else per CU/SM.
 inline std::string waves_phrase(const device_limits& d, std::uint32_t waves_per_cu, bool per_simd) {
@@ -64,8 +64,6 @@ inline void scan_down_for_a_wave(const device_limits& d, const kernel_resources&
     }
 }
 
-}  // namespace detail
-
 // The smallest change to the limiting resource that raises residency at this block size, or no
 // hint (found() false) when the limiter is not a kernel resource (waves, blocks, block size), no
 // block can be resident at all, or no reduction helps. Registers are scanned downwards one by one,
@@ -79,24 +77,25 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     if (!h.now.fits()) return h;
     const auto improves = [&](const occupancy_report& o) { return o.active_waves_per_cu > h.now.active_waves_per_cu; };
 
-    if (h.now.limited_by == limiter::registers && k.registers > 1) {
+    if (h.now.limited_by == occupancy_report::limiter::registers && k.registers > 1) {
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
-        // (2^32-1 from a trace) costs at most max_plausible_registers steps.
+        // (2^32-1 from a trace) costs at most detail::max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
-        top = detail::min_u64(detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers),
-                              k.registers - 1u);
+        top = detail::min_u64(
+            detail::min_u64(top == 0 ? detail::max_plausible_registers : top, detail::max_plausible_registers),
+            k.registers - 1u);
         detail::scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
         return h;
     }
-    if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
+    if (h.now.limited_by == occupancy_report::limiter::scalar_registers && k.scalar_registers > 1) {
         const std::uint64_t top =
-            detail::min_u64(d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+            detail::min_u64(d.scalar_registers_per_simd == 0 ? detail::max_plausible_registers : d.scalar_registers_per_simd,
                             k.scalar_registers - 1u);
         detail::scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs",
                                      h);
         return h;
     }
-    if (h.now.limited_by == limiter::shared_memory) {
+    if (h.now.limited_by == occupancy_report::limiter::shared_memory) {
         const std::uint64_t total = detail::saturating_add(k.static_shared, dynamic_shared);
         const std::uint64_t want_blocks = std::uint64_t{h.now.active_blocks_per_cu} + 1;
         // Largest per-block allocation that lets want_blocks share the CU, minus what the driver adds.
@@ -117,4 +116,5 @@ inline occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_r
     return h;
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

@@ -15,6 +15,7 @@
 #include "detail/ascii.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 enum class feature_setting : std::uint8_t {
     any,  // code: runs either way; device: unknown (a real GPU whose features were not read)
@@ -108,4 +109,5 @@ constexpr load_problem loads_on(const target_id& code, const target_id& device) 
     return load_problem::none;
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

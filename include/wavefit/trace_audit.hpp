@@ -29,6 +29,7 @@
 #include "validate.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // One kernel dispatch as a trace records it, in wavefit's units: grid in blocks, block in threads,
 // shared memory in bytes per block (static + dynamic), scratch in bytes per work-item.
@@ -215,8 +216,6 @@ struct kernel_audit {
     bool has_recommendation = false;
 };
 
-namespace detail {
-
 inline std::string percent_of(double ratio) { return num(static_cast<std::uint64_t>(std::lround(ratio * 100.0))) + "%"; }
 
 inline std::string limits_text(const occupancy_report& o) {
@@ -234,8 +233,6 @@ inline std::string limits_text(const occupancy_report& o) {
     add("shared_memory", l.shared_memory);
     return text;
 }
-
-}  // namespace detail
 
 // Resources of a group's kernel for the occupancy model on `d`.
 inline kernel_resources resources_of(const device_limits& d, const trace_dispatch& t) {
@@ -263,7 +260,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     a.occupancy = occupancy(d, a.resources, threads, 0);
     const std::string wave(d.wave_word());
     const std::string cu(d.cu_word());
-    const std::string dev = device_text(d);
+    const std::string dev = to_string(d);
     const std::uint64_t waves_per_block = d.wave_size == 0 ? 0 : detail::ceil_div(threads, d.wave_size);
 
     if (a.occupancy.max_waves_per_cu > 0 && d.compute_units > 0) {
@@ -316,8 +313,8 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     // A grid of at least one block per CU/SM that still leaves a quarter or more of the resident-block
     // slots empty: the same finding as `wavefit check`'s (detail/grid_fill.hpp), for every format.
     if (launchable && blocks >= d.compute_units)
-        if (const std::optional<finding> fill = detail::grid_underfill_finding(d, a.resources, a.config)) {
-            const diagnostic dg = describe(*fill, d, a.resources, a.config);
+        if (const std::optional<detail::finding> fill = detail::grid_underfill_finding(d, a.resources, a.config)) {
+            const diagnostic dg = detail::describe(*fill, d, a.resources, a.config);
             a.findings.push_back({std::string(to_string(dg.code)), "warning", dg.message, dg.fix});
         }
 
@@ -348,7 +345,7 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
             const double ratio = static_cast<double>(items[axis]) / static_cast<double>(d.max_work_items_per_dimension);
             if (items[axis] <= d.max_work_items_per_dimension && ratio >= dispatch_limit_margin) {
                 a.findings.push_back({std::string(audit_codes::work_items_near_dispatch_limit), "warning",
-                                      num(items[axis]) + " work-items in " + std::string(axis_name(axis)) + " is " +
+                                      num(items[axis]) + " work-items in " + std::string(detail::axis_name(axis)) + " is " +
                                           detail::percent_of(ratio) + " of the 2^32-1 per-dimension dispatch limit on " +
                                           dev + ": a little more work and the launch fails",
                                       "grid-stride: launch at most what the device holds (wavefit::plan clamps the grid) "
@@ -362,17 +359,17 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
         std::string fix = a.hint.found() ? a.hint.text : std::string();
         if (fix.empty()) {
             switch (a.occupancy.limited_by) {
-                case limiter::waves:
+                case occupancy_report::limiter::waves:
                     fix = "the block's " + detail::plural(waves_per_block, wave) + " do not divide the " +
                           num(a.occupancy.max_waves_per_cu) + " slots; choose a block whose " + wave + " count divides it";
                     break;
-                case limiter::blocks:
+                case occupancy_report::limiter::blocks:
                     fix = "use larger blocks: the " + cu + " holds at most " + num(d.max_blocks_per_cu) + " blocks";
                     break;
                 default: {
                     // No single reduction helps: another resource allows as few blocks (a tie).
                     std::string tied;
-                    const block_limits& l = a.occupancy.limits;
+                    const detail::block_limits& l = a.occupancy.limits;
                     const std::uint32_t least = a.occupancy.active_blocks_per_cu;
                     const auto add = [&tied, least](const char* what, std::uint32_t v) {
                         if (v != least) return;
@@ -420,4 +417,5 @@ inline kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) 
     return a;
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

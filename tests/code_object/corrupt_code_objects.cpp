@@ -3,7 +3,7 @@
 // damaged copies are made in memory (truncations at every header boundary and at regular steps, every
 // header field set to hostile values, bytes flipped at regular steps and throughout the metadata,
 // msgpack lengths made huge, metadata nested deeply, headers pointed at overlapping regions, random
-// damage from a fixed seed) and each must either read or throw wavefit::code_object_error with a
+// damage from a fixed seed) and each must either read or throw wavefit::detail::code_object_error with a
 // one-line message — never crash, read out of bounds (run under -DWAVEFIT_SANITIZE=address,undefined),
 // throw anything else, or take long (each read's CPU time is held to --max-ms).
 //
@@ -130,9 +130,9 @@ struct harness {
         const std::clock_t start = std::clock();
         std::string problem;
         try {
-            (void)wavefit::read_kernels(input.data(), input.size());
+            (void)wavefit::detail::read_kernels(input.data(), input.size());
             ++stats.accepted;
-        } catch (const wavefit::code_object_error& e) {
+        } catch (const wavefit::detail::code_object_error& e) {
             ++stats.rejected;
             const std::string_view message = e.what();
             if (message.empty() || message.find('\n') != std::string_view::npos)
@@ -184,7 +184,7 @@ bool corrupt_file(const std::string& path, double limit_ms) {
 
     // The intact file must read.
     try {
-        (void)wavefit::read_kernels(original.data(), original.size());
+        (void)wavefit::detail::read_kernels(original.data(), original.size());
     } catch (const std::exception& e) {
         std::printf("FAIL %s: the intact file does not read: %s\n", path.c_str(), e.what());
         return false;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Test driver: prints what wavefit::read_kernels_from_file sees, so the Python test can compare it
+// Test driver: prints what wavefit::detail::read_kernels_from_file sees, so the Python test can compare it
 // with llvm-readobj and with the core's occupancy. One JSON object per kernel per line:
 //   {"target":..., "target_id":..., "name":..., "symbol":..., "vgpr_count":N, ..., "code_object_offset":N,
 //    "occupancy":[{"block":N,"active_blocks_per_cu":N,"active_waves_per_cu":N,"limiter":str}...]}
-// occupancy rows (block sizes of one wave up to the kernel's bound) use presets::find_by_arch(target).
+// occupancy rows (block sizes of one wave up to the kernel's bound) use presets::find(target).
 // Exit 0 after printing; exit 1 with the error's one line on stderr when the file is rejected;
 // exit 2 on usage errors. `--quiet` reads without printing (the corruption test only needs the
 // verdict).
@@ -39,7 +39,7 @@ std::string json_string(std::string_view s) {
 
 std::string field(const char* key, std::uint64_t v) { return std::string(",\"") + key + "\":" + std::to_string(v); }
 
-void print_kernel(const wavefit::code_object_kernel& k) {
+void print_kernel(const wavefit::detail::code_object_kernel& k) {
     std::string line = "{\"target\":" + json_string(k.target) + ",\"target_id\":" + json_string(k.target_id) +
                        ",\"name\":" + json_string(k.name) + ",\"symbol\":" + json_string(k.symbol);
     line += field("vgpr_count", k.vgpr_count) + field("agpr_count", k.agpr_count) + field("sgpr_count", k.sgpr_count);
@@ -50,7 +50,7 @@ void print_kernel(const wavefit::code_object_kernel& k) {
     line += std::string(",\"uses_dynamic_stack\":") + (k.uses_dynamic_stack ? "true" : "false");
     line += field("code_object_offset", k.code_object_offset);
     line += ",\"occupancy\":[";
-    if (const wavefit::device_limits* d = wavefit::presets::find_by_arch(k.target)) {
+    if (const wavefit::device_limits* d = wavefit::presets::find(k.target)) {
         const wavefit::kernel_resources r = k.resources();
         const std::uint64_t bound = r.max_threads_per_block == 0 ? d->max_threads_per_block : r.max_threads_per_block;
         bool first = true;
@@ -87,11 +87,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const auto kernels = wavefit::read_kernels_from_file(path);
+        const auto kernels = wavefit::detail::read_kernels_from_file(path);
         if (!quiet)
             for (const auto& k : kernels) print_kernel(k);
         return 0;
-    } catch (const wavefit::code_object_error& e) {
+    } catch (const wavefit::detail::code_object_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Specification of wavefit::read_kernels on malformed, truncated and hostile input: every problem is
+// Specification of wavefit::detail::read_kernels on malformed, truncated and hostile input: every problem is
 // a code_object_error with one line naming what is wrong, never a crash, an out-of-bounds read (each
 // input below is its own allocation of exactly its size, for ASan), another exception type, or work
 // that grows faster than the input.
@@ -24,9 +24,9 @@ using cob::bytes;
 std::string error_of(const bytes& b) {
     const bytes exact(b);  // its own allocation of exactly b.size() bytes
     try {
-        (void)wavefit::read_kernels(exact.data(), exact.size());
+        (void)wavefit::detail::read_kernels(exact.data(), exact.size());
         return "";
-    } catch (const wavefit::code_object_error& e) {
+    } catch (const wavefit::detail::code_object_error& e) {
         const std::string message = e.what();
         INFO(message);
         CHECK(!message.empty());

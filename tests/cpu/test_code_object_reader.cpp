@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Specification of wavefit::read_kernels on well-formed input of every container kind: a code object
+// Specification of wavefit::detail::read_kernels on well-formed input of every container kind: a code object
 // (notes through section or program headers), an offload bundle, a host ELF whose .hip_fatbin holds
 // padded bundles, and what the kernel metadata means for the planning core. Inputs are built byte by
 // byte (tests/code_object/code_object_builder.hpp); real compiler output is tested in tests/code_object.
@@ -23,10 +23,10 @@ namespace {
 
 namespace cob = code_object_builder;
 using cob::bytes;
-using wavefit::code_object_error;
-using wavefit::code_object_kernel;
+using wavefit::detail::code_object_error;
+using wavefit::detail::code_object_kernel;
 
-std::vector<code_object_kernel> read(const bytes& b) { return wavefit::read_kernels(b.data(), b.size()); }
+std::vector<code_object_kernel> read(const bytes& b) { return wavefit::detail::read_kernels(b.data(), b.size()); }
 
 cob::kernel_spec mfma_kernel() {
     cob::kernel_spec k;
@@ -94,12 +94,12 @@ TEST_CASE("resources() hands the metadata to the planning core unchanged", "[cod
 TEST_CASE("a unified count of 276 VGPRs+AGPRs leaves one wave per SIMD on gfx90a: one 256-thread block per CU",
           "[code_object]") {
     const auto kernels = read(cob::code_object(cob::metadata({mfma_kernel()})));
-    const wavefit::device_limits* d = wavefit::presets::find_by_arch(kernels.at(0).target_id);
+    const wavefit::device_limits* d = wavefit::presets::find(kernels.at(0).target_id);
     REQUIRE(d != nullptr);
     const wavefit::occupancy_report r = wavefit::occupancy(*d, kernels[0].resources(), 256);
     CHECK(r.active_blocks_per_cu == 1);  // 512 / align8(276) = 1 wave per SIMD, 4 SIMDs, 4 waves per block
-    CHECK(r.limited_by == wavefit::limiter::registers);
-    CHECK(wavefit::occupancy(*d, kernels[0].resources(), 320).limited_by == wavefit::limiter::block_size);
+    CHECK(r.limited_by == wavefit::occupancy_report::limiter::registers);
+    CHECK(wavefit::occupancy(*d, kernels[0].resources(), 320).limited_by == wavefit::occupancy_report::limiter::block_size);
 }
 
 TEST_CASE("the target comes from amdhsa.target, features kept in target_id", "[code_object]") {
@@ -234,12 +234,12 @@ TEST_CASE("read_kernels_from_file reads a file and names it in errors", "[code_o
             .write(reinterpret_cast<const char*>(co.data()), static_cast<std::streamsize>(co.size()));
         std::ofstream(bad) << "not a code object\n";
     }
-    CHECK(wavefit::read_kernels_from_file(good.string()).at(0).vgpr_count == 276);
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file(bad.string()),
+    CHECK(wavefit::detail::read_kernels_from_file(good.string()).at(0).vgpr_count == 276);
+    CHECK_THROWS_WITH(wavefit::detail::read_kernels_from_file(bad.string()),
                       Catch::StartsWith(bad.string() + ": not an AMDGPU code object"));
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()),
+    CHECK_THROWS_WITH(wavefit::detail::read_kernels_from_file((dir / "wavefit_no_such_file.co").string()),
                       Catch::EndsWith(": no such file"));
-    CHECK_THROWS_WITH(wavefit::read_kernels_from_file(dir.string()), Catch::EndsWith(": not a regular file"));
+    CHECK_THROWS_WITH(wavefit::detail::read_kernels_from_file(dir.string()), Catch::EndsWith(": not a regular file"));
     std::filesystem::remove(good);
     std::filesystem::remove(bad);
 }

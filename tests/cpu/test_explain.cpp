@@ -18,9 +18,9 @@
 
 namespace {
 
-using wavefit::error_explanation;
-using wavefit::explanation_kind;
-using wavefit::find_explanation;
+using wavefit::detail::error_explanation;
+using wavefit::detail::explanation_kind;
+using wavefit::detail::find_explanation;
 
 struct runtime_case {
     int code;
@@ -96,7 +96,7 @@ using spec::contains;
 std::string_view name_of(const error_explanation* e) { return e ? e->name : std::string_view("(nullptr)"); }
 
 bool is_in_table(const error_explanation* e) {
-    const auto all = wavefit::all_error_explanations();
+    const auto all = wavefit::detail::all_error_explanations();
     for (const error_explanation& x : all)
         if (&x == e) return true;
     return false;
@@ -126,12 +126,12 @@ struct lcg {
 
 // The lookup is constexpr: the library can resolve fixed codes at compile time. (No comparison of the
 // result with nullptr here: GCC cannot constant-evaluate that under -fsanitize=undefined.)
-static_assert(wavefit::find_explanation("209")->code == 209, "209 is hipErrorNoBinaryForGpu");
-static_assert(wavefit::find_explanation("hipErrorInvalidConfiguration")->code == 9, "InvalidConfiguration is 9");
-static_assert(wavefit::find_explanation("HIP error 209")->name == "hipErrorNoBinaryForGpu", "log lines too");
-static_assert(wavefit::find_explanation("zero_dimension")->kind == wavefit::explanation_kind::diagnostic,
+static_assert(wavefit::detail::find_explanation("209")->code == 209, "209 is hipErrorNoBinaryForGpu");
+static_assert(wavefit::detail::find_explanation("hipErrorInvalidConfiguration")->code == 9, "InvalidConfiguration is 9");
+static_assert(wavefit::detail::find_explanation("HIP error 209")->name == "hipErrorNoBinaryForGpu", "log lines too");
+static_assert(wavefit::detail::find_explanation("zero_dimension")->kind == wavefit::detail::explanation_kind::diagnostic,
               "diagnostic codes too");
-static_assert(wavefit::all_error_explanations().size() >= 25 + 2 + 10, "runtime errors, log lines, diagnostics");
+static_assert(wavefit::detail::all_error_explanations().size() >= 25 + 2 + 10, "runtime errors, log lines, diagnostics");
 
 TEST_CASE("209 is hipErrorNoBinaryForGpu, not an invalid configuration") {
     const error_explanation* e209 = find_explanation("209");
@@ -263,7 +263,7 @@ TEST_CASE("the launch-bounds log line is explained as a block over the kernel's 
     const error_explanation* e = find_explanation(llama);
     REQUIRE(e != nullptr);
     CHECK(e->kind == explanation_kind::log_line);
-    CHECK(e->code == wavefit::no_error_code);
+    CHECK(e->code == wavefit::detail::no_error_code);
     CHECK(contains(e->name, "are larger than launch bounds"));
     CHECK(contains(e->on_amd, "hipErrorLaunchFailure"));
     CHECK(contains(e->meaning, "AMD_LOG_LEVEL"));
@@ -297,7 +297,7 @@ TEST_CASE("HSA_STATUS_ERROR_INVALID_ISA is explained as a register or ISA proble
     REQUIRE(e != nullptr);
     CHECK(e->name == "HSA_STATUS_ERROR_INVALID_ISA");
     CHECK(e->kind == explanation_kind::log_line);
-    CHECK(e->code == wavefit::no_error_code);
+    CHECK(e->code == wavefit::detail::no_error_code);
     CHECK(find_explanation("hsa_status_error_invalid_isa") == e);
     CHECK(find_explanation("Queue error state in GPU agent: AMD gfx906 (Out of VGPRs;)") == e);
     bool kokkos = false;
@@ -307,9 +307,9 @@ TEST_CASE("HSA_STATUS_ERROR_INVALID_ISA is explained as a register or ISA proble
 
 TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
     std::size_t diagnostics = 0;
-    for (const error_explanation& e : wavefit::all_error_explanations())
+    for (const error_explanation& e : wavefit::detail::all_error_explanations())
         if (e.kind == explanation_kind::diagnostic) ++diagnostics;
-    CHECK(diagnostics == wavefit::diagnostic_code_count);
+    CHECK(diagnostics == wavefit::detail::diagnostic_code_count);
     CHECK(diagnostics == 13);
 
     for (const char* code : contract_diagnostic_codes) {
@@ -318,7 +318,7 @@ TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
         REQUIRE(e != nullptr);
         CHECK(e->name == code);
         CHECK(e->kind == explanation_kind::diagnostic);
-        CHECK(e->code == wavefit::no_error_code);
+        CHECK(e->code == wavefit::detail::no_error_code);
         CHECK(e->cuda_name.empty());
         CHECK(e->message.empty());
         CHECK_FALSE(e->on_amd.empty());     // the runtime error it would become on AMD
@@ -329,7 +329,7 @@ TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
     }
 
     SECTION("and they are exactly the codes diagnostic.hpp can produce") {
-        for (std::size_t i = 0; i < wavefit::diagnostic_code_count; ++i) {
+        for (std::size_t i = 0; i < wavefit::detail::diagnostic_code_count; ++i) {
             const auto code = static_cast<wavefit::diagnostic_code>(i);
             INFO(std::string(wavefit::to_string(code)));
             const error_explanation* e = find_explanation(wavefit::to_string(code));
@@ -353,27 +353,27 @@ TEST_CASE("diagnostics name the runtime error they would otherwise become") {
 }
 
 TEST_CASE("every entry is complete: meaning, and as many fixes as causes") {
-    const auto all = wavefit::all_error_explanations();
+    const auto all = wavefit::detail::all_error_explanations();
     REQUIRE(all.size() > 0);
     for (const error_explanation& e : all) {
         INFO(std::string(e.name));
         CHECK_FALSE(e.name.empty());
         CHECK_FALSE(e.meaning.empty());
         CHECK(e.cause_count >= 1);
-        CHECK(e.cause_count <= wavefit::max_explanation_causes);
-        for (std::size_t i = 0; i < wavefit::max_explanation_causes; ++i) {
+        CHECK(e.cause_count <= wavefit::detail::max_explanation_causes);
+        for (std::size_t i = 0; i < wavefit::detail::max_explanation_causes; ++i) {
             const bool used = i < e.cause_count;
             CHECK(e.causes[i].empty() == !used);
             CHECK(e.fixes[i].empty() == !used);
             CHECK(e.cause(i) == e.causes[i]);
             CHECK(e.fix(i) == e.fixes[i]);
         }
-        CHECK(e.cause(wavefit::max_explanation_causes + 5).empty());
+        CHECK(e.cause(wavefit::detail::max_explanation_causes + 5).empty());
     }
 }
 
 TEST_CASE("texts are plain sentences that JSON can carry as they are") {
-    for (const error_explanation& e : wavefit::all_error_explanations()) {
+    for (const error_explanation& e : wavefit::detail::all_error_explanations()) {
         INFO(std::string(e.name));
         const std::string_view sentences[] = {e.meaning, e.on_amd, e.on_nvidia};
         for (std::string_view s : sentences) {
@@ -395,7 +395,7 @@ TEST_CASE("texts are plain sentences that JSON can carry as they are") {
 TEST_CASE("names are unique, and HIP codes are unique among runtime errors") {
     std::set<std::string> names;
     std::set<int> codes;
-    for (const error_explanation& e : wavefit::all_error_explanations()) {
+    for (const error_explanation& e : wavefit::detail::all_error_explanations()) {
         const std::string_view spellings[] = {e.name, e.alias, e.cuda_name};
         for (std::string_view s : spellings) {
             if (s.empty()) continue;
@@ -407,14 +407,14 @@ TEST_CASE("names are unique, and HIP codes are unique among runtime errors") {
             CHECK(e.code >= 0);
             CHECK(codes.insert(e.code).second);
         } else {
-            CHECK(e.code == wavefit::no_error_code);
-            CHECK(e.cuda_code == wavefit::no_error_code);
+            CHECK(e.code == wavefit::detail::no_error_code);
+            CHECK(e.cuda_code == wavefit::detail::no_error_code);
         }
     }
 }
 
 TEST_CASE("every name, alias and message of an entry leads back to that entry") {
-    for (const error_explanation& e : wavefit::all_error_explanations()) {
+    for (const error_explanation& e : wavefit::detail::all_error_explanations()) {
         INFO(std::string(e.name));
         CHECK(find_explanation(e.name) == &e);
         CHECK(find_explanation(lower(e.name)) == &e);
@@ -429,7 +429,7 @@ TEST_CASE("every name, alias and message of an entry leads back to that entry") 
 TEST_CASE("entries come in a stable order: runtime errors by number, then log lines, then diagnostics") {
     int last_code = -1;
     int stage = 0;
-    for (const error_explanation& e : wavefit::all_error_explanations()) {
+    for (const error_explanation& e : wavefit::detail::all_error_explanations()) {
         const int s = e.kind == explanation_kind::runtime_error ? 0 : e.kind == explanation_kind::log_line ? 1 : 2;
         CHECK(s >= stage);
         stage = s;

@@ -74,9 +74,9 @@ TEST_CASE("HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008) is in the notebook, with i
     CHECK(scan(":0:rocdevice.cpp :2652: 123 us: 4: [tid:0x7f] Device::callbackQueue aborting with error : "
                "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008") ==
           found{{"HSA_STATUS_ERROR_OUT_OF_RESOURCES", {1}}});
-    const wavefit::error_explanation* e = wavefit::find_explanation("HSA_STATUS_ERROR_OUT_OF_RESOURCES");
+    const wavefit::detail::error_explanation* e = wavefit::detail::find_explanation("HSA_STATUS_ERROR_OUT_OF_RESOURCES");
     REQUIRE(e != nullptr);
-    CHECK(e->kind == wavefit::explanation_kind::log_line);
+    CHECK(e->kind == wavefit::detail::explanation_kind::log_line);
     for (const char* source : {"ROCm/hip#3253", "StanfordLegion/legion#1339", "amd_aql_queue.cpp", "0x1008"})
         CHECK(std::string_view(e->source).find(source) != std::string_view::npos);
 }
@@ -360,7 +360,7 @@ TEST_CASE("anchors and cited issues for the exported page", "[team_file]") {
     CHECK(cli::cited_issues("(seen in ggml-org/llama.cpp#10610: x) and pytorch/pytorch#168806, #12 or a/b/c#3") ==
           std::vector<std::string>{"ggml-org/llama.cpp#10610", "pytorch/pytorch#168806"});
     // Every built-in entry names a source.
-    for (const wavefit::error_explanation& e : wavefit::all_error_explanations()) {
+    for (const wavefit::detail::error_explanation& e : wavefit::detail::all_error_explanations()) {
         CAPTURE(e.name);
         CHECK_FALSE(e.source.empty());
     }

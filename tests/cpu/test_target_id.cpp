@@ -10,20 +10,20 @@
 #include <wavefit/presets.hpp>
 #include <wavefit/target_id.hpp>
 
-using wavefit::feature_setting;
-using wavefit::load_problem;
-using wavefit::target_id;
+using wavefit::detail::feature_setting;
+using wavefit::detail::load_problem;
+using wavefit::detail::target_id;
 
 namespace {
 
 target_id parsed(const char* text) {
     target_id t;
     INFO("target id: " << text);
-    REQUIRE(wavefit::parse_target_id(text, t));
+    REQUIRE(wavefit::detail::parse_target_id(text, t));
     return t;
 }
 
-load_problem loads(const char* code, const char* device) { return wavefit::loads_on(parsed(code), parsed(device)); }
+load_problem loads(const char* code, const char* device) { return wavefit::detail::loads_on(parsed(code), parsed(device)); }
 
 }  // namespace
 
@@ -34,12 +34,12 @@ TEST_CASE("target ids parse into a processor and its xnack and sramecc settings"
     REQUIRE(t.xnack == feature_setting::off);
     REQUIRE(parsed("gfx942").xnack == feature_setting::any);
     REQUIRE(parsed("gfx90a:xnack+").sramecc == feature_setting::any);
-    REQUIRE(wavefit::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(wavefit::detail::to_string(parsed("gfx90a:xnack-:sramecc+")) == "gfx90a:sramecc+:xnack-");
     target_id ignored;
     for (const char* bad : {"", ":xnack+", "gfx90a:", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:tgsplit+",
                             "gfx90a:xnack+:xnack-", "gfx90a::xnack+"}) {
         CAPTURE(bad);
-        REQUIRE_FALSE(wavefit::parse_target_id(bad, ignored));
+        REQUIRE_FALSE(wavefit::detail::parse_target_id(bad, ignored));
     }
 }
 
@@ -57,11 +57,11 @@ TEST_CASE("code loads on its own processor where every setting it names matches"
 }
 
 TEST_CASE("an Instinct device runs with SRAM ECC on and XNACK off by default; RDNA3 has neither", "[target_id]") {
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1100")) == "gfx1100");
-    REQUIRE(wavefit::to_string(wavefit::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
+    REQUIRE(wavefit::detail::to_string(wavefit::detail::default_device_target_id("gfx90a")) == "gfx90a:sramecc+:xnack-");
+    REQUIRE(wavefit::detail::to_string(wavefit::detail::default_device_target_id("gfx942")) == "gfx942:sramecc+:xnack-");
+    REQUIRE(wavefit::detail::to_string(wavefit::detail::default_device_target_id("gfx950")) == "gfx950:sramecc+:xnack-");
+    REQUIRE(wavefit::detail::to_string(wavefit::detail::default_device_target_id("gfx1100")) == "gfx1100");
+    REQUIRE(wavefit::detail::to_string(wavefit::detail::default_device_target_id("gfx1010")) == "gfx1010:xnack-");
 }
 
 TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 256 at 512, 512 at 256", "[target_id]") {
@@ -73,27 +73,27 @@ TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 
         std::uint64_t bound;
         std::uint32_t budget;
     } rows[] = {
-        {&presets::mi250x, 1024, 128},
-        {&presets::mi250x, 768, 168},
-        {&presets::mi250x, 512, 256},
-        {&presets::mi250x, 320, 256},
-        {&presets::mi250x, 256, 512},
-        {&presets::mi250x, 64, 512},
-        {&presets::mi300x, 1024, 128},
-        {&presets::mi300x, 256, 512},
-        {&presets::mi355x, 1024, 128},
+        {&presets::detail::mi250x, 1024, 128},
+        {&presets::detail::mi250x, 768, 168},
+        {&presets::detail::mi250x, 512, 256},
+        {&presets::detail::mi250x, 320, 256},
+        {&presets::detail::mi250x, 256, 512},
+        {&presets::detail::mi250x, 64, 512},
+        {&presets::detail::mi300x, 1024, 128},
+        {&presets::detail::mi300x, 256, 512},
+        {&presets::detail::mi355x, 1024, 128},
         // RDNA3 in wave32: 32 waves of a 1024-thread block on 4 SIMDs share 1536 registers per lane.
-        {&presets::rx7900xtx, 1024, 192},
-        {&presets::rx7900xtx, 256, 256},
+        {&presets::detail::rx7900xtx, 1024, 192},
+        {&presets::detail::rx7900xtx, 256, 256},
     };
     for (const auto& r : rows) {
-        CAPTURE(wavefit::device_text(*r.d), r.bound, r.budget);
+        CAPTURE(wavefit::to_string(*r.d), r.bound, r.budget);
         REQUIRE(vgpr_budget_for_bound(*r.d, r.bound) == r.budget);
     }
     // gfx906 (the gfx9 baseline model): 256 registers, so 64 at a bound of 1024.
     wavefit::device_limits gfx906{};
     gfx906.wave_size = 64;
-    wavefit::apply_amd_isa_model(gfx906, "gfx906");
+    wavefit::detail::apply_amd_isa_model(gfx906, "gfx906");
     REQUIRE(vgpr_budget_for_bound(gfx906, 1024) == 64);
     REQUIRE(vgpr_budget_for_bound(gfx906, 256) == 256);
     REQUIRE(vgpr_budget_for_bound(wavefit::device_limits{}, 1024) == 0);

@@ -16,8 +16,8 @@
 namespace {
 
 using wavefit::dims;
-using wavefit::kernel_group;
-using wavefit::trace_dispatch;
+using wavefit::detail::kernel_group;
+using wavefit::detail::trace_dispatch;
 namespace presets = wavefit::presets;
 
 trace_dispatch dispatch(std::string name, dims grid, dims block, std::uint64_t ns) {
@@ -30,18 +30,18 @@ trace_dispatch dispatch(std::string name, dims grid, dims block, std::uint64_t n
 }
 
 kernel_group group_of(const trace_dispatch& t) {
-    wavefit::kernel_grouping g;
+    wavefit::detail::kernel_grouping g;
     REQUIRE(g.add(t));
     return g.sorted().front();
 }
 
-const wavefit::audit_finding* find(const wavefit::kernel_audit& a, std::string_view code) {
+const wavefit::detail::audit_finding* find(const wavefit::detail::kernel_audit& a, std::string_view code) {
     for (const auto& f : a.findings)
         if (f.code == code) return &f;
     return nullptr;
 }
 
-std::string codes(const wavefit::kernel_audit& a) {
+std::string codes(const wavefit::detail::kernel_audit& a) {
     std::string s;
     for (const auto& f : a.findings) s += f.code + " ";
     return s;
@@ -51,36 +51,36 @@ std::string codes(const wavefit::kernel_audit& a) {
 
 TEST_CASE("rocprof's Grid_Size counts work-items: blocks are its ceiling over the block", "[audit]") {
     // rocpd's published MI300A row: Grid_Size_X 233472 with Workgroup_Size_X 256 is 912 blocks.
-    REQUIRE(wavefit::blocks_from_work_items(dims{233472, 1, 1}, dims{256, 1, 1}) == dims{912, 1, 1});
+    REQUIRE(wavefit::detail::blocks_from_work_items(dims{233472, 1, 1}, dims{256, 1, 1}) == dims{912, 1, 1});
     // A partial last block is still a block.
-    REQUIRE(wavefit::blocks_from_work_items(dims{1000, 10, 3}, dims{256, 4, 2}) == dims{4, 3, 2});
-    REQUIRE(wavefit::blocks_from_work_items(dims{100, 1, 1}, dims{0, 1, 1}) == dims{0, 1, 1});
-    REQUIRE(wavefit::work_items_of(dims{912, 1, 1}, dims{256, 1, 1}) == dims{233472, 1, 1});
+    REQUIRE(wavefit::detail::blocks_from_work_items(dims{1000, 10, 3}, dims{256, 4, 2}) == dims{4, 3, 2});
+    REQUIRE(wavefit::detail::blocks_from_work_items(dims{100, 1, 1}, dims{0, 1, 1}) == dims{0, 1, 1});
+    REQUIRE(wavefit::detail::work_items_of(dims{912, 1, 1}, dims{256, 1, 1}) == dims{233472, 1, 1});
     // Saturates instead of wrapping.
-    REQUIRE(wavefit::work_items_of(dims{UINT64_MAX, 1, 1}, dims{2, 1, 1}).x == UINT64_MAX);
+    REQUIRE(wavefit::detail::work_items_of(dims{UINT64_MAX, 1, 1}, dims{2, 1, 1}).x == UINT64_MAX);
 }
 
 TEST_CASE("VGPRs and AGPRs unify on gfx90a/gfx94x: AGPRs start at a 4-register boundary", "[audit]") {
-    REQUIRE(wavefit::unified_vgprs("gfx90a", 256, 234) == 490);  // the code object's .vgpr_count
-    REQUIRE(wavefit::unified_vgprs("gfx942", 130, 120) == 252);  // align_up(130, 4) = 132
-    REQUIRE(wavefit::unified_vgprs("gfx942", 96, 0) == 96);
-    REQUIRE(wavefit::unified_vgprs("gfx950", 1, 1) == 5);
+    REQUIRE(wavefit::detail::unified_vgprs("gfx90a", 256, 234) == 490);  // the code object's .vgpr_count
+    REQUIRE(wavefit::detail::unified_vgprs("gfx942", 130, 120) == 252);  // align_up(130, 4) = 132
+    REQUIRE(wavefit::detail::unified_vgprs("gfx942", 96, 0) == 96);
+    REQUIRE(wavefit::detail::unified_vgprs("gfx950", 1, 1) == 5);
     // Separate register files elsewhere: the larger one counts.
-    REQUIRE(wavefit::unified_vgprs("gfx908", 130, 120) == 130);
-    REQUIRE(wavefit::unified_vgprs("gfx1100", 64, 0) == 64);
+    REQUIRE(wavefit::detail::unified_vgprs("gfx908", 130, 120) == 130);
+    REQUIRE(wavefit::detail::unified_vgprs("gfx1100", 64, 0) == 64);
 
     // And the occupancy model applies the granule of 8 to the sum: 252 -> 256 -> 2 waves per SIMD.
     trace_dispatch t = dispatch("mfma", dims{1216, 1, 1}, dims{256, 1, 1}, 1000);
     t.arch_vgpr = 130;
     t.accum_vgpr = 120;
-    const wavefit::kernel_audit a = wavefit::audit_kernel(presets::mi300x, group_of(t));
+    const wavefit::detail::kernel_audit a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t));
     REQUIRE(a.resources.registers == 252);
     REQUIRE(a.occupancy.active_waves_per_cu == 8);
-    REQUIRE(a.occupancy.limited_by == wavefit::limiter::registers);
+    REQUIRE(a.occupancy.limited_by == wavefit::occupancy_report::limiter::registers);
 }
 
 TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time, with their shares", "[audit]") {
-    wavefit::kernel_grouping g;
+    wavefit::detail::kernel_grouping g;
     REQUIRE(g.add(dispatch("a", dims{100}, dims{256}, 300)));
     REQUIRE(g.add(dispatch("a", dims{100}, dims{256}, 100)));
     REQUIRE(g.add(dispatch("a", dims{200}, dims{256}, 50)));  // another grid: another group
@@ -97,14 +97,14 @@ TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time
     CHECK(static_cast<double>(s[1].total_ns) / static_cast<double>(g.total_ns()) == Approx(0.4));
     CHECK(s[2].launch.grid.x == 200);
 
-    wavefit::kernel_grouping capped(2);
+    wavefit::detail::kernel_grouping capped(2);
     REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));
     REQUIRE(capped.add(dispatch("b", dims{1}, dims{64}, 1)));
     REQUIRE(capped.add(dispatch("a", dims{1}, dims{64}, 1)));  // an existing group still grows
     REQUIRE_FALSE(capped.add(dispatch("c", dims{1}, dims{64}, 1)));
 
     // The names held are capped too: some tens of groups of 1000-byte names fit 64 KiB, not 100.
-    wavefit::kernel_grouping small(1000, 64 * 1024);
+    wavefit::detail::kernel_grouping small(1000, 64 * 1024);
     int added = 0;
     for (int i = 0; i < 100; ++i)
         if (small.add(dispatch(std::string(1000, 'a') + std::to_string(i), dims{1}, dims{64}, 1))) ++added;
@@ -113,7 +113,8 @@ TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time
 }
 
 TEST_CASE("idle_lanes: a 32-thread block on wave64 leaves half of each wave idle", "[audit]") {
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{100000}, dims{32}, 1)));
+    const auto a =
+        wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{100000}, dims{32}, 1)));
     const auto* f = find(a, "idle_lanes");
     REQUIRE(f != nullptr);
     CHECK(f->severity == "warning");
@@ -122,26 +123,26 @@ TEST_CASE("idle_lanes: a 32-thread block on wave64 leaves half of each wave idle
     // check's own partial-wave warning is not repeated.
     CHECK(find(a, "block_not_wave_multiple") == nullptr);
     // A whole number of waves has no finding.
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{100000}, dims{64}, 1))), "idle_lanes") ==
-          nullptr);
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{100000}, dims{64}, 1))),
+               "idle_lanes") == nullptr);
 }
 
 TEST_CASE("scratch_spill names the bytes per work-item", "[audit]") {
     trace_dispatch t = dispatch("k", dims{608}, dims{1024}, 1);
     t.scratch = 268;
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(t));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t));
     const auto* f = find(a, "scratch_spill");
     REQUIRE(f != nullptr);
     CHECK(f->message.find("268 bytes of scratch per work-item") != std::string::npos);
 }
 
 TEST_CASE("grid_smaller_than_device counts the idle CUs", "[audit]") {
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{64}, dims{256}, 1)));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{64}, dims{256}, 1)));
     const auto* f = find(a, "grid_smaller_than_device");
     REQUIRE(f != nullptr);
     CHECK(f->message.find("64 blocks for the 304 CUs") != std::string::npos);
     CHECK(f->message.find("240 CUs stay idle") != std::string::npos);
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{304}, dims{256}, 1))),
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{304}, dims{256}, 1))),
                "grid_smaller_than_device") == nullptr);
 }
 
@@ -149,7 +150,7 @@ TEST_CASE("tail_imbalance: the last round of blocks fills only part of the devic
     // 96 VGPRs: 5 waves per SIMD = 20 per CU = 5 blocks of 256; 304 CUs hold 1520 at once.
     trace_dispatch t = dispatch("k", dims{1600}, dims{256}, 1);
     t.arch_vgpr = 96;
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(t));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t));
     const auto* f = find(a, "tail_imbalance");
     REQUIRE(f != nullptr);
     CHECK(f->severity == "info");
@@ -157,23 +158,25 @@ TEST_CASE("tail_imbalance: the last round of blocks fills only part of the devic
     CHECK(f->message.find("the last round has 80 (5% of the device busy), about 47%") != std::string::npos);
     // Exactly two full rounds: no tail.
     t.grid = dims{3040};
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(t)), "tail_imbalance") == nullptr);
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t)), "tail_imbalance") == nullptr);
     // Many rounds make a small tail cheap: 100 rounds and a 5% last round cost under 1%.
     t.grid = dims{1520 * 99 + 80};
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(t)), "tail_imbalance") == nullptr);
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t)), "tail_imbalance") == nullptr);
 }
 
 TEST_CASE("work_items_near_dispatch_limit from 90% of 2^32-1 per dimension; beyond it check's error", "[audit]") {
-    const auto near = wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{15625000}, dims{256}, 1)));
+    const auto near =
+        wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{15625000}, dims{256}, 1)));
     const auto* f = find(near, "work_items_near_dispatch_limit");
     REQUIRE(f != nullptr);
     CHECK(f->message.find("4000000000 work-items in x is 93%") != std::string::npos);
-    const auto over = wavefit::audit_kernel(presets::mi300x, group_of(dispatch("k", dims{16777216}, dims{256}, 1)));
+    const auto over =
+        wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{16777216}, dims{256}, 1)));
     CHECK(find(over, "work_items_near_dispatch_limit") == nullptr);
     REQUIRE(find(over, "work_items_exceed_dispatch_limit") != nullptr);
     CHECK(find(over, "work_items_exceed_dispatch_limit")->severity == "error");
     // NVIDIA has no such limit.
-    CHECK(find(wavefit::audit_kernel(presets::h200, group_of(dispatch("k", dims{15625000}, dims{256}, 1))),
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::h200, group_of(dispatch("k", dims{15625000}, dims{256}, 1))),
                "work_items_near_dispatch_limit") == nullptr);
 }
 
@@ -181,7 +184,7 @@ TEST_CASE("low_occupancy names the limiter, the per-resource limits and what to 
     trace_dispatch t = dispatch("k", dims{1216}, dims{256}, 1);
     t.arch_vgpr = 130;
     t.accum_vgpr = 120;
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(t));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t));
     const auto* f = find(a, "low_occupancy");
     REQUIRE(f != nullptr);
     CHECK(f->message.find("modelled occupancy 25% (8 of 32 waves per CU, 2 blocks), limited by registers") !=
@@ -191,18 +194,18 @@ TEST_CASE("low_occupancy names the limiter, the per-resource limits and what to 
     // 50% and above: no finding.
     t.arch_vgpr = 128;
     t.accum_vgpr = 0;
-    CHECK(find(wavefit::audit_kernel(presets::mi300x, group_of(t)), "low_occupancy") == nullptr);
+    CHECK(find(wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t)), "low_occupancy") == nullptr);
 }
 
 TEST_CASE("a launch check rejects carries check's code and no performance findings", "[audit]") {
     trace_dispatch t = dispatch("k", dims{304}, dims{256}, 1);
     t.shared = 81920;
-    const auto a = wavefit::audit_kernel(presets::mi300x, group_of(t));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::mi300x, group_of(t));
     INFO(codes(a));
     REQUIRE(find(a, "shared_memory_exceeds_limit") != nullptr);
     CHECK(find(a, "shared_memory_exceeds_limit")->severity == "error");
     CHECK(find(a, "low_occupancy") == nullptr);
-    const auto big = wavefit::audit_kernel(presets::h200, group_of(dispatch("k", dims{10}, dims{2048}, 1)));
+    const auto big = wavefit::detail::audit_kernel(presets::detail::h200, group_of(dispatch("k", dims{10}, dims{2048}, 1)));
     CHECK(find(big, "block_exceeds_device_max_threads") != nullptr);
 }
 
@@ -210,36 +213,36 @@ TEST_CASE("the estimate capped by the grid matches Kineto's est. achieved occupa
     // From tests/data/traces/kineto_tinylm_h200.json.gz: gather, grid 2048 x block 128, 32 regs: Kineto 97%.
     trace_dispatch t = dispatch("gather", dims{2048}, dims{128}, 1);
     t.registers = 32;
-    const auto a = wavefit::audit_kernel(presets::h200, group_of(t));
+    const auto a = wavefit::detail::audit_kernel(presets::detail::h200, group_of(t));
     CHECK(a.occupancy.occupancy == Approx(1.0));
     CHECK(a.estimated_achieved == Approx(0.9697).epsilon(0.001));
     // layer norm, block 32x4, 39 regs: Kineto 75%.
     t.block = dims{32, 4, 1};
     t.registers = 39;
-    CHECK(wavefit::audit_kernel(presets::h200, group_of(t)).occupancy.occupancy == Approx(0.75));
+    CHECK(wavefit::detail::audit_kernel(presets::detail::h200, group_of(t)).occupancy.occupancy == Approx(0.75));
 }
 
 TEST_CASE("the hint says what gains one more wave per SIMD", "[audit][hint]") {
     wavefit::kernel_resources k;
     k.registers = 96;
-    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text ==
+    CHECK(wavefit::detail::hint_for_more_waves(presets::detail::mi300x, k, 256).text ==
           "registers 96 -> 80 gives 6 waves per SIMD instead of 5");
     k.registers = 128;
-    CHECK(wavefit::hint_for_more_waves(presets::h200, k, 96).text ==
+    CHECK(wavefit::detail::hint_for_more_waves(presets::detail::h200, k, 96).text ==
           "registers 128 -> 96 gives 18 warps per SM instead of 15");
     k = {};
     k.scalar_registers = 112;
-    CHECK(wavefit::hint_for_more_waves(presets::mi300x, k, 256).text ==
+    CHECK(wavefit::detail::hint_for_more_waves(presets::detail::mi300x, k, 256).text ==
           "SGPRs 112 -> 96 gives 8 waves per SIMD instead of 7");
     k = {};
     k.static_shared = 40000;  // 5 blocks of 256 on the H200 (41024 allocated of 233472)
-    const wavefit::occupancy_hint h = wavefit::hint_for_more_waves(presets::h200, k, 256);
+    const wavefit::detail::occupancy_hint h = wavefit::detail::hint_for_more_waves(presets::detail::h200, k, 256);
     CHECK(h.text == "shared memory bytes per block 40000 -> 37888 gives 48 warps per SM instead of 40");
     CHECK(h.better.active_blocks_per_cu == 6);
     // Already at the most waves: no hint.
     k = {};
     k.registers = 32;
-    CHECK_FALSE(wavefit::hint_for_more_waves(presets::mi300x, k, 256).found());
+    CHECK_FALSE(wavefit::detail::hint_for_more_waves(presets::detail::mi300x, k, 256).found());
 }
 
 TEST_CASE("CSV cells: quotes, commas and quotes inside names, hostile numbers", "[audit][csv]") {

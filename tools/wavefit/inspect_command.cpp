@@ -73,7 +73,7 @@ std::vector<target_group> group_by_target(const std::vector<const named_kernel*>
         groups[at->second].kernels.push_back(k);
     }
     for (target_group& g : groups) {
-        std::vector<const code_object_kernel*> built;
+        std::vector<const detail::code_object_kernel*> built;
         for (const named_kernel& k : all_in_file)
             if (k.kernel.target_id == g.target) built.push_back(&k.kernel);
         if (looks_unoptimised(built)) g.build_note = unoptimised_note(g.target, built.size());
@@ -109,24 +109,24 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     if (g.build_note) r.notes.push_back(*g.build_note);
     for (kernel_note& n : resource_notes(k.kernel, g.build_note.has_value())) r.notes.push_back(std::move(n));
     if (!g.device) return r;
-    const device_limits d = for_wave_size(g.device->limits, k.kernel.wavefront_size);
+    const device_limits d = detail::for_wave_size(g.device->limits, k.kernel.wavefront_size);
     const kernel_resources resources = k.kernel.resources();
     r.device = d;
     r.recommended_block = detail::choose_block(d, resources, work{}).threads;
     for (std::uint64_t b : occupancy_block_sizes(d, resources)) r.rows.push_back(occupancy(d, resources, b));
     if (r.recommended_block != 0) {
         // What would gain one more wave at the recommended block (the hint `occupancy` and `audit` give too).
-        const occupancy_hint hint = hint_for_more_waves(d, resources, r.recommended_block);
+        const detail::occupancy_hint hint = detail::hint_for_more_waves(d, resources, r.recommended_block);
         if (hint.found()) r.notes.push_back({false, "at block " + std::to_string(r.recommended_block) + ": " + hint.text});
     }
     if (r.recommended_block == 0 && !r.rows.empty())  // the smallest block is the likeliest to fit
-        r.notes.push_back({true, "no block of this kernel can be resident on " + device_text(d) + " (limited by " +
+        r.notes.push_back({true, "no block of this kernel can be resident on " + to_string(d) + " (limited by " +
                                      std::string(to_string(r.rows.front().limited_by)) + ")"});
     return r;
 }
 
 void write_kernel(json_writer& json, const target_group& g, const kernel_report& r) {
-    const code_object_kernel& k = r.kernel->kernel;
+    const detail::code_object_kernel& k = r.kernel->kernel;
     json.begin_object();
     json.key("target").value(k.target);
     json.key("target_id").value(k.target_id);
@@ -162,13 +162,13 @@ void write_kernel(json_writer& json, const target_group& g, const kernel_report&
     json.end_object();
 }
 
-std::string registers_text(const code_object_kernel& k) {
+std::string registers_text(const detail::code_object_kernel& k) {
     const std::string vgprs =
         k.agpr_count != 0 ? " unified VGPRs (" + std::to_string(k.agpr_count) + " of them AGPRs)" : " VGPRs";
     return std::to_string(k.vgpr_count) + vgprs + ", " + std::to_string(k.sgpr_count) + " SGPRs";
 }
 
-std::string scratch_text(const code_object_kernel& k) {
+std::string scratch_text(const detail::code_object_kernel& k) {
     std::string text =
         k.private_segment_fixed_size == 0 ? "none" : detail::bytes_text(k.private_segment_fixed_size) + " per thread";
     if (k.vgpr_spill_count != 0) text += ", " + detail::plural(k.vgpr_spill_count, "VGPR") + " spilled";
@@ -193,7 +193,7 @@ std::string rows_text(const device_limits& d, const std::vector<occupancy_report
 }
 
 std::string kernel_text(const kernel_report& r) {
-    const code_object_kernel& k = r.kernel->kernel;
+    const detail::code_object_kernel& k = r.kernel->kernel;
     std::string text = "\n" + terminal_safe(r.kernel->demangled) + "\n";
     text_table table({align::left, align::left});
     if (r.kernel->demangled != k.name) table.add_row({"    mangled", terminal_safe(k.name)});
@@ -266,7 +266,7 @@ command_output run(const inspect_request& r) {
     text += "\n";
     for (const target_group& g : groups) {
         text += "\n== " + terminal_safe(g.target);
-        if (g.device) text += " on " + device_text(g.device->limits) + ", " + g.device->label;
+        if (g.device) text += " on " + to_string(g.device->limits) + ", " + g.device->label;
         text += " ==\n";
         // The group's notes are shown once, above its kernels.
         const std::size_t group_notes = (g.note ? 1 : 0) + (g.build_note ? 1 : 0);

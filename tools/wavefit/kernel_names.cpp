@@ -38,15 +38,15 @@ bool has_name(const named_kernel& k, int tier, std::string_view name) {
 }  // namespace
 
 std::vector<named_kernel> read_named_kernels(const std::string& path) {
-    std::vector<code_object_kernel> kernels;
+    std::vector<detail::code_object_kernel> kernels;
     try {
-        kernels = read_kernels_from_file(path);
-    } catch (const code_object_error& e) {
+        kernels = detail::read_kernels_from_file(path);
+    } catch (const detail::code_object_error& e) {
         throw usage_error(one_line(e.what()));
     }
     std::vector<std::string> mangled;
     mangled.reserve(kernels.size());
-    for (const code_object_kernel& k : kernels) mangled.push_back(k.name);
+    for (const detail::code_object_kernel& k : kernels) mangled.push_back(k.name);
     std::vector<std::string> demangled = demangle_names(mangled);
     std::vector<named_kernel> named;
     named.reserve(kernels.size());

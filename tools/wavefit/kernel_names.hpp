@@ -13,7 +13,7 @@ namespace wavefit::cli {
 
 // One kernel of one GPU target, with its readable name.
 struct named_kernel {
-    code_object_kernel kernel;
+    detail::code_object_kernel kernel;
     std::string demangled;  // the mangled name again when it does not demangle (extern "C" kernels)
 };
 

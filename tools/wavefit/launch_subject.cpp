@@ -75,12 +75,12 @@ std::optional<std::string> build_note(const std::vector<const named_kernel*>& bu
     std::string text = "compiled for " + and_list(ids) + ": using the " + terminal_safe(pick.kernel.target_id) + " build";
     const bool user_settings = device.label.find(':') != std::string::npos;
     if (!alternatives.empty() && !user_settings)
-        return text + ", the one " + device_text(device.limits) + " loads with its default settings (" + device.target_id +
+        return text + ", the one " + to_string(device.limits) + " loads with its default settings (" + device.target_id +
                "); " + and_list(alternatives);
     if (!device_given) return text + " (--preset chooses the device and with it the build)";
     if (suitability(device, pick.kernel) == build_fit::other_device) return text;
     if (loading > 1)
-        return text + ", the first in the file that loads on " + device_text(device.limits) + ", as the HIP runtime takes";
+        return text + ", the first in the file that loads on " + to_string(device.limits) + ", as the HIP runtime takes";
     return std::nullopt;
 }
 
@@ -133,21 +133,21 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     if (std::optional<std::string> n = build_note(matches, *pick, *chosen, device.given())) s.notes.push_back({false, *n});
     if (const std::optional<kernel_note> n = target_note(*chosen, pick->kernel)) s.notes.push_back(*n);
     // Whether the build looks unoptimised is judged on every kernel of the picked build's target.
-    std::vector<const code_object_kernel*> same_build;
+    std::vector<const detail::code_object_kernel*> same_build;
     for (const named_kernel& k : kernels)
         if (k.kernel.target_id == pick->kernel.target_id) same_build.push_back(&k.kernel);
     const bool unoptimised = looks_unoptimised(same_build);
     if (unoptimised) s.notes.push_back(unoptimised_note(pick->kernel.target_id, same_build.size()));
     for (kernel_note& n : resource_notes(pick->kernel, unoptimised)) s.notes.push_back(std::move(n));
     s.device = *chosen;
-    s.device.limits = for_wave_size(chosen->limits, pick->kernel.wavefront_size);
+    s.device.limits = detail::for_wave_size(chosen->limits, pick->kernel.wavefront_size);
     s.resources = pick->kernel.resources();
     return s;
 }
 
 void write_kernel_json(json_writer& json, const launch_subject& s) {
     if (!s.kernel) return;
-    const code_object_kernel& k = s.kernel->kernel;
+    const detail::code_object_kernel& k = s.kernel->kernel;
     json.key("kernel").begin_object();
     json.key("file").value(s.file);
     json.key("name").value(k.name);
@@ -167,7 +167,7 @@ void write_kernel_json(json_writer& json, const launch_subject& s) {
 
 std::string kernel_text(const launch_subject& s) {
     if (!s.kernel) return {};
-    const code_object_kernel& k = s.kernel->kernel;
+    const detail::code_object_kernel& k = s.kernel->kernel;
     std::string text = "kernel " + terminal_safe(s.kernel->demangled) + " [" + terminal_safe(k.target_id) + "] from " +
                        terminal_safe(s.file) + "\n";
     const std::string lds = k.group_segment_fixed_size == 0

@@ -252,12 +252,12 @@ public:
         for (std::size_t i = 0; i < entries.size(); ++i) {
             const notebook_entry& e = entries[i];
             if (e.builtin != nullptr) {
-                const error_explanation& b = *e.builtin;
-                if (b.kind == explanation_kind::runtime_error && b.code == 0) continue;  // hipSuccess: no problem
+                const detail::error_explanation& b = *e.builtin;
+                if (b.kind == detail::explanation_kind::runtime_error && b.code == 0) continue;  // hipSuccess: no problem
                 add_name(b.name, i);
                 add_name(b.alias, i);
                 add_name(b.cuda_name, i);
-                if (b.kind == explanation_kind::runtime_error) {
+                if (b.kind == detail::explanation_kind::runtime_error) {
                     for (const std::string_view m : {b.message, b.cuda_message})
                         if (!m.empty())
                             add_pattern(m, m.size() < 24 ? pattern_kind::short_message : pattern_kind::message, i);

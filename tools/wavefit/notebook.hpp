@@ -27,7 +27,7 @@ struct cause_and_fix {
 // One entry: a built-in one (builtin != nullptr), possibly extended by a team, or a team's own.
 struct notebook_entry {
     std::string name;
-    const error_explanation* builtin = nullptr;
+    const detail::error_explanation* builtin = nullptr;
     // What team files added (for a team entry of its own: everything it has).
     std::vector<std::string> aliases;
     std::vector<std::int64_t> codes;
@@ -44,7 +44,7 @@ struct notebook_entry {
     // The entry's number: the HIP code of a built-in runtime error, else a team entry's first code.
     std::optional<std::int64_t> code() const {
         if (builtin != nullptr) {
-            if (builtin->code != no_error_code) return builtin->code;
+            if (builtin->code != detail::no_error_code) return builtin->code;
             return std::nullopt;
         }
         if (!codes.empty()) return codes.front();
@@ -127,7 +127,7 @@ public:
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     notebook() {
-        for (const error_explanation& e : all_error_explanations()) {
+        for (const detail::error_explanation& e : detail::all_error_explanations()) {
             notebook_entry entry;
             entry.name = std::string(e.name);
             entry.builtin = &e;
@@ -161,7 +161,7 @@ public:
 
     // The entry a numeric code belongs to (built-in HIP codes first, then team codes).
     std::size_t index_by_code(std::int64_t code) const {
-        if (const error_explanation* e = detail::explain_impl::explanation_by_code(code)) return builtin_index(e);
+        if (const detail::error_explanation* e = detail::explain_impl::explanation_by_code(code)) return builtin_index(e);
         for (std::size_t i = builtin_count_; i < entries_.size(); ++i)
             for (const std::int64_t c : entries_[i].codes)
                 if (c == code) return i;
@@ -171,7 +171,7 @@ public:
     // `wavefit explain CODE`: the built-in lookup first (explain.hpp), then team names, codes and
     // patterns, in the order the files were loaded.
     std::size_t find(std::string_view query) const {
-        if (const error_explanation* e = find_explanation(query)) return builtin_index(e);
+        if (const detail::error_explanation* e = detail::find_explanation(query)) return builtin_index(e);
         const std::string_view q = detail::trim(query.substr(0, detail::explain_impl::max_query_length));
         if (q.empty()) return npos;
         const long long number = detail::explain_impl::parse_code(q);
@@ -238,8 +238,8 @@ public:
     }
 
 private:
-    std::size_t builtin_index(const error_explanation* e) const {
-        return static_cast<std::size_t>(e - all_error_explanations().data());
+    std::size_t builtin_index(const detail::error_explanation* e) const {
+        return static_cast<std::size_t>(e - detail::all_error_explanations().data());
     }
 
     std::vector<notebook_entry> entries_;

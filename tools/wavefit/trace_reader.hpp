@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Profiler traces for `wavefit audit`: the format told from the content (not the name), gzip read
 // directly, every line capped and the input streamed, so memory grows with the distinct kernels
-// only. Readers turn each kernel dispatch into a wavefit::trace_dispatch (grid in blocks) and group it.
+// only. Readers turn each kernel dispatch into a wavefit::detail::trace_dispatch (grid in blocks) and group it.
 #pragma once
 
 #include <cstddef>      // caps
@@ -25,7 +25,7 @@ struct trace_contents {
     // The device as the trace (or a file beside it) names it: a product name and/or an ISA.
     std::string device_name;
     std::string device_arch;
-    kernel_grouping kernels;
+    detail::kernel_grouping kernels;
     std::uint64_t skipped_rows = 0;  // rows that are no kernel dispatch or lack a launch configuration
     // Whether the dispatches carry times. rocprof-compute's pmc_perf.csv has none of its own: they are
     // joined by Dispatch_ID from the timestamps.csv of the same workload folder where it is there;

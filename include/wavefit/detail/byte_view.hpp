@@ -13,6 +13,7 @@
 #include <string_view>  // names and ids inside the file, without copying
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // A file (or a part of one) that is not a readable AMDGPU code object, offload bundle or HIP binary:
 // the message is one line saying what is wrong and at which file offset.
@@ -20,8 +21,6 @@ class code_object_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
-
-namespace detail {
 
 inline std::string hex(std::uint64_t v) {
     static constexpr char digits[] = "0123456789abcdef";

@@ -420,7 +420,7 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
     const auto started = std::chrono::steady_clock::now();
     const std::vector<launch_recipe> recipes = tuning_candidates(d, k, w);
     if (recipes.empty() && !w.has_baseline) {
-        result.message = "no block the kernel's contract allows can run on " + device_text(d);
+        result.message = "no block the kernel's contract allows can run on " + to_string(d);
         return result;
     }
     std::vector<candidate_timing> all;
@@ -442,7 +442,7 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
         if (!b.failed) reference = all.size() - 1;
     }
     if (all.empty() || all[reference].failed) {
-        result.message = w.has_baseline ? "the configuration the work replaces is not launchable on " + device_text(d)
+        result.message = w.has_baseline ? "the configuration the work replaces is not launchable on " + to_string(d)
                                         : "the plan itself is not launchable";
         return result;
     }
@@ -619,7 +619,7 @@ inline bool apply_record(const launch_entry& e, const work& w, const tuning_reco
 inline void recipe_for_launch(const launch_entry& e, const work& w, const launch_arguments* here, launch_recipe& recipe,
                               bool& keep_baseline) {
     tuning_state& state = tuning_state::get();
-    const std::string what = kernel_display(*e.kernel) + " on " + device_text(*e.limits) + ", " + work_text(w);
+    const std::string what = kernel_display(*e.kernel) + " on " + to_string(*e.limits) + ", " + work_text(w);
     tuning_key key;
     if (!tuning_key_for(e, w, key)) {
         state.say(what + ": the runtime gives no name to key a record by; the plan");
@@ -714,7 +714,7 @@ inline tuning_result tune_packed(const void* kernel, const work& w, backend::str
 // is set. The kernel runs many times with these arguments: unless it is idempotent (its outputs do
 // not depend on its earlier outputs), pass scratch buffers.
 template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream, Args&&... args) {
     using packed_type = detail::packed_arguments<Params...>;
     if constexpr (!packed_type::template fits<Args...>()) {
         return tuning_result{};
@@ -730,12 +730,12 @@ tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_typ
 }
 
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
-tuning_result tune(void (*kernel)(Params...), Count elements, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), Count elements, detail::backend::stream_type stream, Args&&... args) {
     return tune(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
 }
 
 template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), const dims& extent, detail::backend::stream_type stream, Args&&... args) {
     return tune(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 
@@ -743,13 +743,18 @@ tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::strea
 // sets it at start-up). Entries already computed are recomputed on their next launch.
 inline void set_tuning_mode(tuning_mode m) noexcept { detail::tuning_switch::get().set_mode(m); }
 
-inline tuning_mode current_tuning_mode() noexcept { return detail::tuning_switch::get().mode(); }
-
 // The tuning file this process reads and adds to from now on (WAVEFIT_TUNING_FILE sets it at
 // start-up); an empty path keeps new results in this process only.
 inline void set_tuning_file(const std::string& path) { detail::tuning_state::get().set_file(path); }
 
+namespace detail {
+
+// The mode planned launches follow now (set_tuning_mode, or WAVEFIT_TUNING at start-up).
+inline tuning_mode current_tuning_mode() noexcept { return tuning_switch::get().mode(); }
+
 // Whether new tuning choices are reported on stderr (WAVEFIT_TUNING_VERBOSE=1 at start-up).
-inline void set_tuning_verbose(bool on) noexcept { detail::tuning_state::get().set_verbose(on); }
+inline void set_tuning_verbose(bool on) noexcept { tuning_state::get().set_verbose(on); }
+
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE
