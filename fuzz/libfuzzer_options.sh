@@ -8,7 +8,7 @@
 # proportion; findings land in BUILD_DIR/findings/TARGET/. Code objects are capped at 16 KiB so that
 # mutations stay on the structures rather than on bulk bytes.
 
-fuzz_targets=(number_syntax command_line check_plan code_object gzip json tuning_record trace_csv trace_json log_scan team_file)
+fuzz_targets=(number_syntax command_line check_plan code_object gzip json tuning_record trace_csv trace_json log_scan team_file lint_suppressions)
 
 # CI runs each target for a fixed number of inputs from a fixed seed (fuzz/run-ci), sized so that
 # every target takes well under a minute on CI's two cores under ASan and UBSan. A run bound, unlike a
@@ -26,6 +26,7 @@ ci_runs() {
     trace_json) echo 40000 ;;
     log_scan) echo 30000 ;;
     team_file) echo 60000 ;;
+    lint_suppressions) echo 100000 ;;
     *) echo 100000 ;;
   esac
 }

@@ -148,10 +148,12 @@ constexpr std::uint64_t shared_for(const plan_options& o, std::uint64_t threads)
 constexpr bool block_allowed(const device_limits& d, const work& w, std::uint64_t threads) noexcept {
     const kernel_contract& c = w.contract;
     if (threads == 0) return false;
+    // Every block, the fixed one too, holds whole units: a group of 64 threads per row never fits a fixed
+    // block of 32 (found by the tuning-candidate property test).
+    if (threads % unit_threads(d, w) != 0) return false;
     if (c.has_fixed_block()) return threads == c.fixed_block.volume();
     if (c.max_block != 0 && threads > c.max_block) return false;
-    if (c.powers_of_two && !is_pow2(threads)) return false;
-    return threads % unit_threads(d, w) == 0;
+    return !c.powers_of_two || is_pow2(threads);
 }
 
 // Units of at least this many elements per thread of the largest allowed block are "long": a block

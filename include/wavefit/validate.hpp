@@ -197,9 +197,8 @@ WAVEFIT_COLD inline std::string fix_example(const finding& f, const device_limit
 // "; on AMD: hipErrorLaunchFailure; the only detail is the log line 'Launch params (512, 1, 1) ...".
 // Empty where the runtime does not fail the launch (a partial wave).
 WAVEFIT_COLD inline std::string runtime_outcome(const finding& f, const device_limits& d, const launch_config& cfg) {
-    const runtime_outcome_text* entry = find_runtime_outcome(f.code);
-    if (entry == nullptr) return {};
-    std::string text(d.is_amd() ? entry->on_amd : entry->on_nvidia);
+    const runtime_outcome_text entry = find_runtime_outcome(f.code);
+    std::string text(d.is_amd() ? entry.on_amd : entry.on_nvidia);
     if (text.empty() || starts_with(text, "No runtime error") || starts_with(text, "Not applicable")) return {};
     if (text.back() == '.') text.pop_back();
     // Quoted mid-sentence: "Only possible ..." reads "only possible ...", "HSA_STATUS ..." stays.

@@ -1852,6 +1852,21 @@ class TuningFiles(CliAssertions, unittest.TestCase):
         self.assertAlmostEqual(doc["records"][0]["speedup"], 1.031, places=6)
         self.assertEqual(doc["records"][0]["chosen"]["block"], [512, 1, 1])
 
+    def test_show_prints_the_speedup_over_your_configuration_when_the_launch_replaced_one(self):
+        # A port of an explicit configuration keeps it as the baseline; the record holds its timing.
+        yours = {"block": [1024, 1, 1], "grid": "cover", "factor": 1, "median_ns": 1250000, "spread": 0.002}
+        path = self.file("yours.jsonl", [self.record(baseline=yours), self.record(**{"key.bucket": 20})])
+        r = run("tuning", "show", path)
+        self.assert_exit(r, 0)
+        self.assertIn("vs yours", r.out, r.describe())
+        self.assertIn("1.250x", r.out, r.describe())  # 1,250,000 ns against the chosen 1,000,000 ns
+        doc = self.json_of(run("tuning", "show", path, "--json"))
+        first, second = doc["records"]
+        self.assertAlmostEqual(first["speedup_over_yours"], 1.25, places=6)
+        self.assertEqual(first["yours"]["block"], [1024, 1, 1])
+        self.assertIsNone(second["speedup_over_yours"])  # that launch replaced no configuration
+        self.assertIsNone(second["yours"])
+
     def test_lines_that_are_not_records_beside_records_are_named_once_and_exit_1(self):
         # The runtime ignores such lines (a launch must not fail over a cache); a command that reads the
         # file reports them (issue 20).

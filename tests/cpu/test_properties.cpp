@@ -14,6 +14,7 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/plan.hpp>
 #include <wavefit/presets.hpp>
+#include <wavefit/tuning_records.hpp>
 #include <wavefit/validate.hpp>
 
 #include <algorithm>
@@ -821,4 +822,75 @@ TEST_CASE("every configuration a fix names passes check on random devices too", 
     }
     CHECK(failures == 0);
     CHECK(named > 5000);
+}
+
+// The tuner measures only what the kernel's contract allows, so `tune` then `use` can never change
+// what a kernel computes: restated here, independently of tuning_records.hpp, over random devices,
+// kernels, work shapes, contracts and sizes.
+TEST_CASE("every tuning candidate is a block the contract allows and, unless the kernel loops, reaches every item "
+          "in one pass",
+          "[properties][tuning]") {
+    INFO("seed " << seed + 11);
+    random_source rnd(seed + 11);
+    const std::array<std::uint64_t, 6> fixed_blocks{32, 64, 128, 256, 512, 1024};
+    const std::array<std::uint64_t, 5> groups{4, 8, 16, 32, 64};
+    std::uint64_t candidates_checked = 0, one_pass_checked = 0;
+    for (int i = 0; i < 3000; ++i) {
+        // Half on the built-in devices (what tuning meets), half on random ones (what it might).
+        const device_limits d = rnd.chance(0.5) ? wavefit::presets::all[rnd.between(0, wavefit::presets::all.size() - 1)].limits
+                                                : random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        // Sizes a tuner meets (it tunes at a size class): up to 2^36 items.
+        const std::uint64_t units = rnd.chance(0.1) ? 0 : rnd.between(1, std::uint64_t{1} << rnd.between(1, 36));
+        wavefit::work w = wavefit::work::elements(units);
+        std::uint64_t group = 0;  // per_wave work: threads per unit (0: the device's wave)
+        switch (rnd.between(0, 3)) {
+            case 0: break;
+            case 1: w = wavefit::work::per_block(units, rnd.between(1, 70000)); break;
+            case 2: w = wavefit::work::per_wave(units, rnd.between(1, 8192)); break;
+            default:
+                group = rnd.pick(groups);
+                w = wavefit::work::per_group(units, group, rnd.between(1, 8192));
+                break;
+        }
+        w = with_random_contract(rnd, w);
+        std::uint64_t fixed = 0;
+        if (rnd.chance(0.15)) {
+            fixed = rnd.pick(fixed_blocks);
+            w = w.block_fixed(dims{fixed});
+        }
+        const wavefit::work::kernel_contract& c = w.contract;
+        const std::uint64_t unit_threads = w.kind != wavefit::work::work_kind::per_wave ? 1 : group != 0 ? group : d.wave_size;
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", work "
+                     << wavefit::to_string(w.kind) << " of " << units << " (group " << group << "), contract "
+                     << describe_contract(c) << ", fixed block " << fixed);
+
+        for (const wavefit::detail::launch_recipe& r : wavefit::detail::tuning_candidates(d, k, w)) {
+            const wavefit::detail::configured_launch cl = wavefit::detail::configure(d, r, w);
+            const launch_config& cfg = cl.config;
+            const std::uint64_t threads = volume(cfg.block);
+            CAPTURE(cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y, cfg.block.z, cl.empty);
+            ++candidates_checked;
+            // The block: the contract's fixed one, else one it allows (power of two, bound, whole groups).
+            if (fixed != 0) {
+                REQUIRE(cfg.block.x == fixed);
+                REQUIRE(threads == fixed);
+            } else {
+                REQUIRE(allowed_by(c, threads));
+            }
+            if (cl.empty) continue;  // no items: nothing is launched, whatever the block
+            REQUIRE(threads % unit_threads == 0);
+            REQUIRE_FALSE(wavefit::detail::find_problems(d, k, cfg).has_error());
+            if (w.loops()) continue;
+            // One pass reaches every item: a thread per element, a block per unit, a group per unit.
+            ++one_pass_checked;
+            const wide blocks = static_cast<wide>(cfg.grid.x) * cfg.grid.y * cfg.grid.z;
+            if (w.kind == wavefit::work::work_kind::elements) REQUIRE(blocks * threads >= units);
+            if (w.kind == wavefit::work::work_kind::per_block) REQUIRE(blocks >= units);
+            if (w.kind == wavefit::work::work_kind::per_wave) REQUIRE(blocks * (threads / unit_threads) >= units);
+        }
+    }
+    // The property was exercised, not skipped (12,086 candidates, 1,764 of them one-pass, with the fixed seed).
+    CHECK(candidates_checked > 8000);
+    CHECK(one_pass_checked > 1000);
 }

@@ -3,7 +3,8 @@
 // valueless flags fail here), then each request is built from typed values with range checks.
 #include "arguments.hpp"
 
-#include <cstddef>  // std::size_t
+#include <algorithm>  // std::min
+#include <cstddef>    // std::size_t, std::ptrdiff_t
 #include <limits>   // field ranges
 #include <utility>  // std::pair
 
@@ -53,6 +54,7 @@ public:
             const std::string_view arg = args[i];
             if (!options_ended && arg == "--") {
                 options_ended = true;
+                positionals_before_end_ = positionals_.size();
                 continue;
             }
             if (options_ended || arg.size() < 2 || arg[0] != '-') {
@@ -95,6 +97,13 @@ public:
     }
 
     bool has(std::string_view name) const { return find(name) != nullptr; }
+    // The positionals before and after a `--` (lint: PATHs, then compiler flags); all are before without one.
+    std::vector<std::string_view> positionals_before_end() const {
+        return {positionals_.begin(), positionals_.begin() + static_cast<std::ptrdiff_t>(split())};
+    }
+    std::vector<std::string_view> positionals_after_end() const {
+        return {positionals_.begin() + static_cast<std::ptrdiff_t>(split()), positionals_.end()};
+    }
     const std::string_view* value(std::string_view name) const { return find(name); }
     const std::vector<std::string_view>& positionals() const { return positionals_; }
     // Every value of a repeatable flag, in command-line order.
@@ -117,9 +126,12 @@ private:
         return nullptr;
     }
 
+    std::size_t split() const { return std::min(positionals_before_end_, positionals_.size()); }
+
     const subcommand_spec& spec_;
     std::vector<std::pair<std::string_view, std::string_view>> values_;
     std::vector<std::string_view> positionals_;
+    std::size_t positionals_before_end_ = static_cast<std::size_t>(-1);
 };
 
 std::uint64_t number_in_range(std::string_view flag, std::string_view text, std::uint64_t min, std::uint64_t max) {
@@ -348,6 +360,42 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             r.file = std::string(files.front());
             if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
             if (const std::string_view* top = given.value("--top")) r.top = number_in_range("--top", *top, 0, u64_max);
+            return r;
+        }
+        case subcommand::lint: {
+            lint_request r;
+            r.json = json;
+            for (const std::string_view p : given.positionals_before_end()) {
+                if (p.empty()) throw usage_error(command_name(spec) + " needs PATHs, got ''");
+                r.paths.emplace_back(p);
+            }
+            for (const std::string_view f : given.positionals_after_end()) r.compiler_flags.emplace_back(f);
+            if (const std::string_view* dir = given.value("-p")) {
+                if (dir->empty()) throw usage_error("-p needs BUILD_DIR, the directory of compile_commands.json (got '')");
+                r.build_directory = std::string(*dir);
+            }
+            if (r.paths.empty() && !r.build_directory)
+                throw usage_error(command_name(spec) +
+                                  " needs PATH... (files or directories of CUDA/HIP source) or -p BUILD_DIR");
+            if (const std::string_view* target = given.value("--target")) r.target = std::string(*target);
+            if (const std::string_view* format = given.value("--format")) {
+                if (*format == "text") r.format = lint_request::output::text;
+                else if (*format == "json") r.format = lint_request::output::json;
+                else if (*format == "sarif") r.format = lint_request::output::sarif;
+                else throw usage_error("--format " + quoted(*format) + ": expected text, json or sarif");
+                if (json && r.format != lint_request::output::json)
+                    throw usage_error("--json and --format " + std::string(*format) + " both choose the output; give only one");
+            }
+            if (json) r.format = lint_request::output::json;
+            if (const std::string_view* file = given.value("--baseline")) {
+                if (file->empty()) throw usage_error("--baseline needs a FILE, got ''");
+                r.baseline = std::string(*file);
+            }
+            if (const std::string_view* file = given.value("--write-baseline")) {
+                if (file->empty()) throw usage_error("--write-baseline needs a FILE, got ''");
+                r.write_baseline = std::string(*file);
+            }
+            if (const std::string_view* jobs = given.value("--jobs")) r.jobs = number_in_range("--jobs", *jobs, 1, 256);
             return r;
         }
         case subcommand::explain: {

@@ -112,8 +112,22 @@ struct audit_request {
     std::uint64_t top = 10;  // 0: every kernel
 };
 
+// wavefit lint PATH... [-- compiler flags] | -p BUILD_DIR (lint/lint_runner.hpp).
+struct lint_request {
+    enum class output { text, json, sarif } format = output::text;
+    bool json = false;                        // --json (the same as --format json)
+    std::vector<std::string> paths;           // files and directories
+    std::vector<std::string> compiler_flags;  // after --, for every file
+    std::optional<std::string> build_directory;  // -p: its compile_commands.json
+    std::string target = "gfx942";
+    std::optional<std::string> baseline;        // --baseline FILE
+    std::optional<std::string> write_baseline;  // --write-baseline FILE
+    std::uint64_t jobs = 0;                     // --jobs N; 0: one per hardware thread
+};
+
 using command_line = std::variant<help_request, version_request, presets_request, info_request, check_request, plan_request,
-                                  occupancy_request, inspect_request, explain_request, tuning_request, audit_request>;
+                                  occupancy_request, inspect_request, explain_request, tuning_request, audit_request,
+                                  lint_request>;
 
 // Parses argv[1..]. Throws usage_error for anything malformed.
 command_line parse_command_line(const std::vector<std::string_view>& args);

@@ -9,7 +9,7 @@
 
 namespace wavefit::cli {
 
-enum class subcommand { presets, info, check, plan, occupancy, inspect, explain, tuning, audit };
+enum class subcommand { presets, info, check, plan, occupancy, inspect, explain, tuning, audit, lint };
 
 struct flag_spec {
     std::string_view name;        // "--regs"
@@ -216,6 +216,29 @@ inline const std::vector<subcommand_spec>& subcommand_specs() {
           {"--top", "N", "show the N kernels with the most GPU time (default 10; 0 = all)"},
           flags::json,
           {"--markdown", "", "print a Markdown report (for an issue or a wiki) instead of text"}}},
+        {subcommand::lint,
+         "lint",
+         "PATH... [-- COMPILER FLAGS] | -p BUILD_DIR [PATH...] [--target TARGET] [--json | --format sarif]",
+         "the warp-to-wavefront hazards in CUDA and HIP source, before the first run on AMD",
+         "Parses CUDA and HIP sources with clang (libclang; no CUDA or ROCm headers needed) as hipcc compiles them\n"
+         "for the target, and reports what breaks or slows down on AMD: hard-coded launch configurations, 32-wide\n"
+         "warps assumed (lane math, masks, ballots, shuffle reductions, warp-size constants), 32-bit work sizes,\n"
+         "__launch_bounds__ read with CUDA's meaning or disagreeing with the launch, and shared memory and grid\n"
+         "limits. Each finding has a stable code, file:line:col, the reason on AMD, a fix and the wavefit launch\n"
+         "that replaces a hard-coded configuration (docs/lint.md lists the codes).\n"
+         "PATHs are files (any suffix) or directories (searched for .cu and .hip, and .cuh headers no source\n"
+         "includes); flags after -- (-I, -D, -std) apply to every file. -p reads BUILD_DIR/compile_commands.json.\n"
+         "Findings are reported in files under the PATHs (with -p alone: under the sources' common directory).\n"
+         "Suppress one with // NOLINT(CODE) on its line (NOLINTNEXTLINE, NOLINTBEGIN/END as in clang-tidy), or\n"
+         "accept the current ones with --write-baseline FILE and read them back with --baseline FILE.\n"
+         "Exit status 0 when nothing is found, 1 when something is, 2 on a usage error or when nothing parses.\n",
+         {{"-p", "BUILD_DIR", "read the files and their flags from BUILD_DIR/compile_commands.json"},
+          {"--target", "TARGET", "gfx90a, gfx942 (default), gfx950, gfx1100 or an AMD preset (wave32 targets flip the warp checks)"},
+          flags::json,
+          {"--format", "FORMAT", "text (default), json or sarif (SARIF 2.1.0 for code scanning)"},
+          {"--baseline", "FILE", "accept the findings listed in FILE (written by --write-baseline)"},
+          {"--write-baseline", "FILE", "write every current finding to FILE as accepted, and exit 0"},
+          {"--jobs", "N", "parse N files at a time (default: one per hardware thread)"}}},
     };
     return specs;
 }

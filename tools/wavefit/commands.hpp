@@ -26,5 +26,6 @@ command_output run(const inspect_request& r);
 command_output run(const explain_request& r);
 command_output run(const tuning_request& r);
 command_output run(const audit_request& r);
+command_output run(const lint_request& r);
 
 }  // namespace wavefit::cli

@@ -94,6 +94,10 @@ std::string fixed_text(double value, int decimals) {
 std::string percent(double ratio) { return fixed_text(ratio * 100.0, 1) + "%"; }
 
 std::string speedup_text(const detail::tuning_record& r) { return fixed_text(r.speedup(), 3) + "x"; }
+// Against the configuration the launch replaced ("your configuration"); "-" when it replaced none.
+std::string speedup_over_yours_text(const detail::tuning_record& r) {
+    return r.has_baseline ? fixed_text(r.speedup_over_baseline(), 3) + "x" : std::string("-");
+}
 
 std::string device_heading(const detail::tuning_key& k) {
     return terminal_safe(k.device_name) + " (" + terminal_safe(k.device_arch) + ", " + std::to_string(k.compute_units) +
@@ -126,6 +130,17 @@ void write_record(json_writer& json, const detail::tuning_record& r, const std::
     json.key("plan");
     write_choice(json, r.plan);
     json.key("speedup").value(r.speedup());
+    // "your configuration": the one the launch replaced (work::replacing), measured first; null if none.
+    json.key("yours");
+    if (r.has_baseline)
+        write_choice(json, r.baseline);
+    else
+        json.null();
+    json.key("speedup_over_yours");
+    if (r.has_baseline)
+        json.value(r.speedup_over_baseline());
+    else
+        json.null();
     json.key("candidates").value(r.candidates);
     json.key("failed").value(r.failed);
     json.key("tuning_ms").value(r.tuning_ms);
@@ -155,16 +170,17 @@ command_output show(const tuning_request& r) {
     }
     for (const std::string& device : devices) {
         text += "\n" + device + "\n";
-        text_table table(
-            {align::left, align::left, align::right, align::left, align::left, align::right, align::right, align::right});
-        table.add_row({"  kernel", "work", "bucket", "tuned", "plan", "speedup", "spread", "measured"});
+        text_table table({align::left, align::left, align::right, align::left, align::left, align::right, align::right,
+                          align::right, align::right});
+        table.add_row({"  kernel", "work", "bucket", "tuned", "plan", "vs plan", "vs yours", "spread", "measured"});
         for (std::size_t i = 0; i < records.size(); ++i) {
             const detail::tuning_record& rec = records[i];
             if (device_heading(rec.key) != device) continue;
             const double spread = rec.chosen.spread > rec.plan.spread ? rec.chosen.spread : rec.plan.spread;
             table.add_row(
                 {"  " + terminal_safe(names[i]), std::string(to_string(rec.key.kind)), bucket_text(rec.key.bucket),
-                 choice_text(rec.chosen), choice_text(rec.plan), speedup_text(rec), percent(spread),
+                 choice_text(rec.chosen), choice_text(rec.plan), speedup_text(rec), speedup_over_yours_text(rec),
+                 percent(spread),
                  std::to_string(rec.candidates) + (rec.failed ? " (" + std::to_string(rec.failed) + " failed)" : "")});
         }
         text += table.render();

@@ -107,10 +107,10 @@ template <std::size_t N>
 constexpr error_explanation diagnostic(std::string_view name, std::string_view meaning,
                                        const cause_fix (&items)[N]) noexcept {
     diagnostic_code code{};
-    const runtime_outcome_text* outcome = parse_diagnostic_code(name, code) ? find_runtime_outcome(code) : nullptr;
-    return make(explanation_kind::diagnostic, name, no_error_code, {}, {}, {}, {}, meaning,
-                outcome != nullptr ? outcome->on_amd : std::string_view{},
-                outcome != nullptr ? outcome->on_nvidia : std::string_view{}, items);
+    const runtime_outcome_text outcome =
+            parse_diagnostic_code(name, code) ? find_runtime_outcome(code) : runtime_outcome_text{code, {}, {}};
+    return make(explanation_kind::diagnostic, name, no_error_code, {}, {}, {}, {}, meaning, outcome.on_amd,
+                outcome.on_nvidia, items);
 }
 
 // The name of the launch-bounds log entry, used by the table and by the phrase lookup.

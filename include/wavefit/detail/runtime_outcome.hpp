@@ -82,15 +82,17 @@ inline constexpr runtime_outcome_text runtime_outcomes[] = {
 };
 // clang-format on
 
-constexpr const runtime_outcome_text* find_runtime_outcome(diagnostic_code c) noexcept {
+// By value, with empty texts for a code without an entry: GCC's -fsanitize=null makes any comparison
+// of a table element's address with nullptr non-constant, so no pointer leaves this lookup.
+constexpr runtime_outcome_text find_runtime_outcome(diagnostic_code c) noexcept {
     for (const runtime_outcome_text& o : runtime_outcomes)
-        if (o.code == c) return &o;
-    return nullptr;
+        if (o.code == c) return o;
+    return {c, {}, {}};
 }
 
 constexpr bool every_code_has_an_outcome() noexcept {
     for (const auto& info : code_table)
-        if (find_runtime_outcome(info.code) == nullptr) return false;
+        if (find_runtime_outcome(info.code).on_amd.empty()) return false;
     return true;
 }
 static_assert(every_code_has_an_outcome(), "wavefit: a diagnostic code has no entry in detail/runtime_outcome.hpp");
