@@ -73,11 +73,12 @@ foreach(installed bin/wavefit include/wavefit/wavefit.hpp share/cmake/wavefit/wa
   endif()
 endforeach()
 
-# What was built: every object file of the build tree must belong to the CLI.
+# What was built: every object file of the build tree must belong to the CLI: its own sources, or the
+# static library of `wavefit lint` it links (built where libclang is found).
 file(GLOB_RECURSE objects LIST_DIRECTORIES false ${WORK_DIR}/*.o ${WORK_DIR}/*.obj)
 set(foreign)
 foreach(object IN LISTS objects)
-  if(NOT object MATCHES "/wavefit-cli\\.dir/")
+  if(NOT object MATCHES "/(wavefit-cli|wavefit-lint)\\.dir/")
     list(APPEND foreign ${object})
   endif()
 endforeach()
