@@ -56,7 +56,7 @@ inline void add_context(const device_facts& f, const std::string& command) {
 // everything else plans without them, so that one process measures planned and tuned side by side.
 class tuning_mode_scope {
 public:
-    explicit tuning_mode_scope(bool tuned) : tuned_(tuned), before_(wavefit::current_tuning_mode()) {
+    explicit tuning_mode_scope(bool tuned) : tuned_(tuned), before_(wavefit::detail::current_tuning_mode()) {
         if (tuned_) wavefit::set_tuning_mode(wavefit::tuning_mode::use);
     }
     ~tuning_mode_scope() {

@@ -197,7 +197,7 @@ void run_case(benchmark::State& state, zoo_case& c, const strategy& s, const voi
             state.counters["flop_per_second"] = benchmark::Counter(c.flops * launched, benchmark::Counter::kIsRate);
         }
     } catch (const std::exception& e) {
-        (void)wavefit::backend::take_last_error();
+        (void)wavefit::detail::backend::take_last_error();
         prepared_for = nullptr;
         state.SkipWithError(e.what());
     }
@@ -349,7 +349,7 @@ int self_test() {
                 gpu::check_last_launch("the self-test launches");
                 wrong = c.verify(stream);
             } catch (const std::exception& e) {
-                (void)wavefit::backend::take_last_error();
+                (void)wavefit::detail::backend::take_last_error();
                 wrong = e.what();
             }
             if (wrong.empty()) {
@@ -455,7 +455,7 @@ void tune_cases() {
         const auto started = std::chrono::steady_clock::now();
         wavefit::tuning_result r = c->launch.tune(c->planned_work(), stream);
         const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-        (void)wavefit::backend::take_last_error();
+        (void)wavefit::detail::backend::take_last_error();
         std::fprintf(stderr,
                      "tuning %s/%s: %s in %.0f ms (%u candidates, %u failed): block %llu grid %llu, %.4fx the plan%s\n",
                      c->kernel.c_str(), c->size.c_str(), r.ok ? "tuned" : ("FAILED: " + r.message).c_str(), wall_ms,

@@ -476,7 +476,7 @@ int run(int argc, char** argv) {
     benchmark::RegisterBenchmark("host_cost/get_device", [](benchmark::State& state) {
         int device = 0;
         for (auto _ : state) {
-            (void)wavefit::backend::current_device(device);
+            (void)wavefit::detail::backend::current_device(device);
             benchmark::DoNotOptimize(device);
         }
     });

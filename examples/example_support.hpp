@@ -18,7 +18,7 @@
 inline bool gpu_available() {
     try {
         const wavefit::device_limits& d = wavefit::current_device_limits();
-        std::printf("\nOn this GPU, %s:\n", wavefit::device_text(d).c_str());
+        std::printf("\nOn this GPU, %s:\n", wavefit::to_string(d).c_str());
         return true;
     } catch (const wavefit::launch_error& e) {
         std::printf("\nno GPU: %s\n", e.what());
@@ -31,6 +31,26 @@ inline void print_diagnostics(const std::vector<wavefit::diagnostic>& diagnostic
     for (const wavefit::diagnostic& d : diagnostics)
         std::printf("  %s [%s] %s\n    fix: %s\n", std::string(wavefit::to_string(d.severity)).c_str(),
                     std::string(wavefit::to_string(d.code)).c_str(), d.message.c_str(), d.fix.c_str());
+}
+
+// Whether `check` finds no error in the launch (a warning still launches).
+inline bool launchable(const wavefit::device_limits& d, const wavefit::kernel_resources& k,
+                       const wavefit::launch_config& c) {
+    for (const wavefit::diagnostic& dg : wavefit::check(d, k, c))
+        if (dg.severity == wavefit::severity::error) return false;
+    return true;
+}
+
+// Whether one of `diagnostics` has `code`.
+inline bool has_code(const std::vector<wavefit::diagnostic>& diagnostics, wavefit::diagnostic_code code) {
+    for (const wavefit::diagnostic& dg : diagnostics)
+        if (dg.code == code) return true;
+    return false;
+}
+
+// "(256, 1, 1)".
+inline std::string dims_text(const wavefit::dims& v) {
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
 // "as intended" or "NOT as intended": the last line of every example, matching its exit code.

@@ -20,13 +20,13 @@ int main() {
     // With presets, the bound given by hand (on a GPU it comes from the kernel, below).
     kernel_resources bound_256{};
     bound_256.max_threads_per_block = 256;
-    for (const device_limits* d : {&presets::mi300x, &presets::h200}) {
+    for (const device_limits* d : {presets::find("mi300x"), presets::find("h200")}) {
         const launch_plan p = plan(*d, bound_256, n);
-        std::printf("%s: %s\n", device_text(*d).c_str(), plan_reason(p, *d, bound_256).c_str());
+        std::printf("%s: %s\n", to_string(*d).c_str(), plan_reason(p, *d, bound_256).c_str());
         as_intended &= p.ok() && p.block.volume() <= 256;
     }
     std::printf("an explicit block of 512 on an MI300X:\n");
-    print_diagnostics(check(presets::mi300x, bound_256, launch_config{dims{n / 512}, dims{512}}));
+    print_diagnostics(check(presets::by_name("mi300x"), bound_256, launch_config{dims{n / 512}, dims{512}}));
 
     if (!gpu_available()) return finish(as_intended);
     const kernel_resources& k = kernel_resources_for(add_one);
@@ -41,8 +41,8 @@ int main() {
     // Sized by wavefit: the block comes from the device and the kernel's bound.
     const launch_config planned = plan(add_one, n).config();
     launch(add_one, n, stream, values, n);
-    std::printf("  wavefit::launch(add_one, n, ...): block %s, grid %s\n", detail::dims_text(planned.block).c_str(),
-                detail::dims_text(planned.grid).c_str());
+    std::printf("  wavefit::launch(add_one, n, ...): block %s, grid %s\n", dims_text(planned.block).c_str(),
+                dims_text(planned.grid).c_str());
     as_intended &= planned.block.volume() <= 256;
 
     // Sized by hand: rejected, and the runtime never saw it (no error pending afterwards).

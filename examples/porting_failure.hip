@@ -29,18 +29,17 @@ int main() {
     const launch_config ported{dims{big / 512}, dims{512}};
     std::printf("GPU_RAW_LAUNCH(scale, dim3(%llu), dim3(512), ...) over 2^33 elements on an MI300X:\n",
                 static_cast<unsigned long long>(big / 512));
-    const std::vector<diagnostic> found = check(presets::mi300x, bound_256, ported);
+    const std::vector<diagnostic> found = check(presets::by_name("mi300x"), bound_256, ported);
     print_diagnostics(found);
-    const findings problems = find_problems(presets::mi300x, bound_256, ported);
-    as_intended &= !is_launchable(presets::mi300x, bound_256, ported) &&
-                   problems.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
-                   problems.contains(diagnostic_code::work_items_exceed_dispatch_limit);
+    as_intended &= !launchable(presets::by_name("mi300x"), bound_256, ported) &&
+                   has_code(found, diagnostic_code::block_exceeds_kernel_max_threads) &&
+                   has_code(found, diagnostic_code::work_items_exceed_dispatch_limit);
 
     // 2. What wavefit::launch(scale, n, stream, ...) launches there: a block within the bound, a grid
     //    clamped below 2^32 work-items, and the kernel's grid-stride loop covers the rest.
-    const launch_plan p = plan(presets::mi300x, bound_256, big);
+    const launch_plan p = plan(presets::by_name("mi300x"), bound_256, big);
     std::printf("\nwavefit::launch(scale, 2^33, stream, ...) on an MI300X: %s\n",
-                plan_reason(p, presets::mi300x, bound_256).c_str());
+                plan_reason(p, presets::by_name("mi300x"), bound_256).c_str());
     as_intended &= p.ok() && p.block.x <= 256 && p.grid_stride;
 
     // 3. The same on a real GPU, over 2^24 elements.
@@ -72,7 +71,7 @@ int main() {
     std::uint64_t wrong = 0;
     for (const float v : result) wrong += v != 2.0f;
     std::printf("  wavefit::launch(scale, n, stream, ...) used grid %s, block %s: %llu of %llu values wrong\n",
-                detail::dims_text(used.grid).c_str(), detail::dims_text(used.block).c_str(),
+                dims_text(used.grid).c_str(), dims_text(used.block).c_str(),
                 static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(n));
     as_intended &= wrong == 0;
 

@@ -28,10 +28,10 @@ int main() {
     std::uint64_t n = (std::uint64_t{1} << 32) + 4099;
 
     // The plan on an MI300X for a kernel with no special resources: the grid is clamped.
-    const launch_plan mi300x = plan(presets::mi300x, kernel_resources{}, n);
+    const launch_plan mi300x = plan(presets::by_name("mi300x"), kernel_resources{}, n);
     std::printf("saxpy over %llu elements on an MI300X: %s\n", static_cast<unsigned long long>(n),
-                plan_reason(mi300x, presets::mi300x, kernel_resources{}).c_str());
-    as_intended &= mi300x.grid_stride && mi300x.grid.x * mi300x.block.x <= presets::mi300x.max_work_items_per_dimension;
+                plan_reason(mi300x, presets::by_name("mi300x"), kernel_resources{}).c_str());
+    as_intended &= mi300x.grid_stride && mi300x.grid.x * mi300x.block.x <= presets::by_name("mi300x").max_work_items_per_dimension;
 
     if (!gpu_available()) return finish(as_intended);
     std::size_t free_bytes = 0, total_bytes = 0;

@@ -29,12 +29,12 @@ int main() {
     const launch_config cfg{dims{blocks}, dims{threads}, bytes};
 
     bool as_intended = true;
-    for (const device_limits* d : {&presets::mi300x, &presets::mi355x, &presets::h200}) {
+    for (const device_limits* d : {presets::find("mi300x"), presets::find("mi355x"), presets::find("h200")}) {
         const std::vector<diagnostic> found = check(*d, kernel_resources{}, cfg);
-        std::printf("128 KiB of dynamic shared memory per block on %s: %s\n", device_text(*d).c_str(),
-                    is_launchable(*d, kernel_resources{}, cfg) ? "valid" : "invalid");
+        std::printf("128 KiB of dynamic shared memory per block on %s: %s\n", to_string(*d).c_str(),
+                    launchable(*d, kernel_resources{}, cfg) ? "valid" : "invalid");
         print_diagnostics(found);
-        as_intended &= is_launchable(*d, kernel_resources{}, cfg) == (d != &presets::mi300x);
+        as_intended &= launchable(*d, kernel_resources{}, cfg) == (d != presets::find("mi300x"));
     }
 
     if (!gpu_available()) return finish(as_intended);

@@ -48,13 +48,13 @@ int main() {
     const dims tiles{(width + tile - 1) / tile, (height + tile - 1) / tile};
 
     // What the extent plan picks on two presets: a block shaped along x for coalescing.
-    for (const device_limits* d : {&presets::mi300x, &presets::h200}) {
+    for (const device_limits* d : {presets::find("mi300x"), presets::find("h200")}) {
         const launch_plan p = plan(*d, kernel_resources{}, extent);
         std::printf("naive transpose of %llu x %llu on %s: block %s, grid %s\n", static_cast<unsigned long long>(width),
-                    static_cast<unsigned long long>(height), device_text(*d).c_str(), detail::dims_text(p.block).c_str(),
-                    detail::dims_text(p.grid).c_str());
+                    static_cast<unsigned long long>(height), to_string(*d).c_str(), dims_text(p.block).c_str(),
+                    dims_text(p.grid).c_str());
     }
-    bool as_intended = is_launchable(presets::mi300x, kernel_resources{}, static_launch_config<tile, rows_per_pass>{tiles});
+    bool as_intended = launchable(presets::by_name("mi300x"), kernel_resources{}, static_launch_config<tile, rows_per_pass>{tiles});
     if (!gpu_available()) return finish(as_intended);
 
     std::vector<float> host(cells);
@@ -85,8 +85,8 @@ int main() {
     gpu::check(gpu::fill_bytes(out, 0xFF, cells * sizeof(float)), "filling device memory");
     const launch_plan p = plan(transpose_naive, extent);
     launch(transpose_naive, extent, stream, in, out, width, height);
-    std::printf("  naive, planned block %s, grid %s\n", detail::dims_text(p.block).c_str(),
-                detail::dims_text(p.grid).c_str());
+    std::printf("  naive, planned block %s, grid %s\n", dims_text(p.block).c_str(),
+                dims_text(p.grid).c_str());
     as_intended &= check_transposed("naive over the extent");
 
     gpu::check(gpu::destroy_stream(stream), "destroying the stream");

@@ -107,7 +107,8 @@ void perturb(FuzzedDataProvider& in, device_limits& d) {
             default: d.scalar_register_granule = interesting32(in); break;
         }
     }
-    if (in.ConsumeBool()) d.vendor = in.ConsumeBool() ? wavefit::vendor::amd : wavefit::vendor::nvidia;
+    if (in.ConsumeBool())
+        d.vendor = in.ConsumeBool() ? wavefit::device_limits::vendor_kind::amd : wavefit::device_limits::vendor_kind::nvidia;
 }
 
 device_limits fuzzed_device(FuzzedDataProvider& in) {
@@ -131,9 +132,9 @@ device_limits fuzzed_device(FuzzedDataProvider& in) {
                     default: values.push_back(in.ConsumeIntegralInRange<int>(0, 1 << 20)); break;
                 }
             }
-            return wavefit::device_limits_from_attributes(
-                amd ? wavefit::vendor::amd : wavefit::vendor::nvidia, name, arch,
-                [&](wavefit::device_attribute a) { return values[static_cast<std::size_t>(a) % values.size()]; });
+            return wavefit::detail::device_limits_from_attributes(
+                amd ? wavefit::device_limits::vendor_kind::amd : wavefit::device_limits::vendor_kind::nvidia, name, arch,
+                [&](wavefit::detail::device_attribute a) { return values[static_cast<std::size_t>(a) % values.size()]; });
         }
         default: {  // every field from the input
             device_limits d{};
@@ -220,7 +221,7 @@ void check_text(const std::string& s, const char* what) {
 
 // The shape rules every launch must meet, in both directions.
 void check_config(const device_limits& d, const kernel_resources& k, const launch_config& cfg) {
-    const wavefit::findings f = wavefit::find_problems(d, k, cfg);
+    const wavefit::detail::findings f = wavefit::detail::find_problems(d, k, cfg);
     const std::vector<wavefit::diagnostic> diagnostics = wavefit::check(d, k, cfg);
     require(diagnostics.size() == f.size(), "check() and find_problems() disagree on the number of findings");
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
@@ -231,7 +232,7 @@ void check_config(const device_limits& d, const kernel_resources& k, const launc
     bool any_error = false;
     for (const wavefit::diagnostic& dg : diagnostics) any_error = any_error || dg.severity == wavefit::severity::error;
     require(any_error == f.has_error(), "check() and find_problems() disagree on errors");
-    require(wavefit::is_launchable(d, k, cfg) == !f.has_error(), "is_launchable disagrees with find_problems");
+    require(wavefit::detail::is_launchable(d, k, cfg) == !f.has_error(), "is_launchable disagrees with find_problems");
     // The launch path decides with the fast verdicts, not find_problems: they must agree exactly.
     require(wavefit::detail::has_launch_errors(d, k, cfg) == f.has_error(),
             "has_launch_errors disagrees with find_problems");
@@ -263,19 +264,19 @@ void check_occupancy(const device_limits& d, const kernel_resources& k, std::uin
     if (o.fits()) {
         require(block >= 1 && block <= kernel_bound(d, k), "a block above the bounds is resident");
         require(o.active_waves_per_cu <= o.max_waves_per_cu, "more active waves than wave slots");
-        require(wavefit::device_limits_problem(d).empty(), "an invalid device holds a block");
+        require(wavefit::detail::device_limits_problem(d).empty(), "an invalid device holds a block");
         require(shared_fits(d, u128{k.static_shared} + dynamic), "a block with too much shared memory is resident");
     }
 }
 
 void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, const kernel_resources& k,
                        const wavefit::plan_options& opt) {
-    if (!wavefit::device_limits_problem(d).empty()) require(!p.feasible, "a plan for invalid device limits");
+    if (!wavefit::detail::device_limits_problem(d).empty()) require(!p.feasible, "a plan for invalid device limits");
     const std::string reason = wavefit::plan_reason(p, d, k);
     check_text(reason, "a plan without a one-line reason");
-    const launch_config diagnosed = wavefit::problems_config(p, d, k);
-    for (const wavefit::finding& f : p.problems) {
-        const wavefit::diagnostic dg = wavefit::describe(f, d, k, diagnosed);
+    const launch_config diagnosed = wavefit::detail::problems_config(p, d, k);
+    for (const wavefit::detail::finding& f : p.problems) {
+        const wavefit::diagnostic dg = wavefit::detail::describe(f, d, k, diagnosed);
         check_text(dg.message, "a plan problem without a message");
         check_text(dg.fix, "a plan problem without a fix");
     }
@@ -304,7 +305,7 @@ void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, co
         return;
     }
     require(p.ok(), "a feasible plan with work fails validation");
-    require(!wavefit::find_problems(d, k, p.config()).has_error(), "a plan's configuration fails find_problems");
+    require(!wavefit::detail::find_problems(d, k, p.config()).has_error(), "a plan's configuration fails find_problems");
     for (int a = 0; a < 3; ++a) {
         require(p.grid[a] >= 1 && p.grid[a] <= d.max_grid[a], "a plan's grid breaks max_grid");
         if (d.max_work_items_per_dimension != 0)
@@ -313,7 +314,7 @@ void check_plan_common(const wavefit::launch_plan& p, const device_limits& d, co
 }
 
 // Whether the contract allows a block of `threads`, restated.
-bool allowed_by(const wavefit::kernel_contract& c, u128 threads) {
+bool allowed_by(const wavefit::work::kernel_contract& c, u128 threads) {
     if (threads == 0) return false;
     if (c.max_block != 0 && threads > c.max_block) return false;
     return !c.powers_of_two || (threads & (threads - 1)) == 0;
@@ -323,7 +324,7 @@ void check_plan_1d(const device_limits& d, const kernel_resources& k, std::uint6
                    const wavefit::plan_options& opt, const wavefit::work& contract) {
     wavefit::work w = wavefit::work::elements(elements, opt);
     w.contract = contract.contract;
-    if (opt.grid != wavefit::grid_policy::cover) w.contract.cover = wavefit::coverage::kernel_loops;
+    if (opt.grid != wavefit::grid_policy::cover) w.contract.cover = wavefit::work::coverage::kernel_loops;
     const wavefit::launch_plan p = wavefit::plan(d, k, w);
     current_case += "\nplan over " + std::to_string(elements) + " elements: grid " + dims_string(p.grid) + " block " +
                     dims_string(p.block) + ", reason: " + wavefit::plan_reason(p, d, k);
@@ -401,7 +402,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_plan_1d(d, k, elements, opt, contract);
     check_plan_extent(d, k, extent, opt, contract.loops());
 
-    const std::uint64_t largest = wavefit::largest_runnable_block(d, k, opt.dynamic_shared);
+    const std::uint64_t largest = wavefit::detail::largest_runnable_block(d, k, opt.dynamic_shared);
     if (largest != 0)
         require(wavefit::occupancy(d, k, largest, opt.dynamic_shared).fits(), "largest_runnable_block does not run");
     return 0;

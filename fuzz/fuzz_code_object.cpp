@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (k.code_object_offset >= size) finding("a code-object offset outside the input");
         if (k.name.size() > size || k.symbol.size() > size) finding("a name longer than the input");
         // Offline planning as `wavefit` does it for a code object (the matching preset, if any).
-        if (const wavefit::device_limits* d = wavefit::presets::find_by_arch(k.target)) {
+        if (const wavefit::device_limits* d = wavefit::presets::find(k.target)) {
             const wavefit::kernel_resources r = k.resources();
             const wavefit::launch_plan p = wavefit::plan(*d, r, std::uint64_t{1} << 20);
             if (p.feasible && !p.ok()) finding("a feasible plan for a read kernel fails validation");

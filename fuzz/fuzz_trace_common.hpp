@@ -75,7 +75,7 @@ inline int run(const char* target, const std::uint8_t* data, std::size_t size) {
     if (dispatches != trace.kernels.dispatches() || total != trace.kernels.total_ns())
         finding(target, "groups do not add up to the totals",
                 std::to_string(dispatches) + " vs " + std::to_string(trace.kernels.dispatches()));
-    for (const wavefit::device_limits* d : {&wavefit::presets::mi300x, &wavefit::presets::h200}) {
+    for (const wavefit::device_limits* d : {&wavefit::presets::detail::mi300x, &wavefit::presets::detail::h200}) {
         for (const wavefit::analysis::kernel_group& g : trace.kernels.groups()) {
             const wavefit::analysis::kernel_audit a = wavefit::analysis::audit_kernel(*d, g);
             for (const wavefit::analysis::audit_finding& f : a.findings)

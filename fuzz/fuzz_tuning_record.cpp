@@ -23,21 +23,21 @@ namespace {
     std::abort();
 }
 
-void check_choice_is_safe(const wavefit::tuning_record& r) {
-    if (r.key.kind == wavefit::work_kind::extent) return;
-    for (const wavefit::presets::preset& p : wavefit::presets::all) {
+void check_choice_is_safe(const wavefit::detail::tuning_record& r) {
+    if (r.key.kind == wavefit::work::work_kind::extent) return;
+    for (const auto& p : wavefit::presets::all) {
         const std::uint32_t b = r.key.bucket > 62 ? 62 : r.key.bucket;
         for (const std::uint64_t n : {std::uint64_t{1} << b, (std::uint64_t{2} << b) - 1}) {
             wavefit::plan_options o;
             o.dynamic_shared = r.key.dynamic_shared;
-            const wavefit::work w =
-                r.key.kind == wavefit::work_kind::elements ? wavefit::work::elements(n, o) : wavefit::work::per_block(n, o);
+            const wavefit::work w = r.key.kind == wavefit::work::work_kind::elements ? wavefit::work::elements(n, o)
+                                                                                     : wavefit::work::per_block(n, o);
             if (!wavefit::detail::record_problem(p.limits, r.key.resources, w, r.chosen).empty()) continue;
             const auto recipe = wavefit::detail::recipe_from_choice(p.limits, r.key.resources, w, r.chosen);
             const auto cl = wavefit::detail::configure(p.limits, recipe, w);
-            if (!wavefit::is_launchable(p.limits, r.key.resources, cl.config))
+            if (!wavefit::detail::is_launchable(p.limits, r.key.resources, cl.config))
                 finding("a record that passed validation leads to a launch validation refuses",
-                        std::string(p.key) + ": " + wavefit::to_json_line(r));
+                        std::string(p.key) + ": " + wavefit::detail::to_json_line(r));
         }
     }
 }
@@ -46,15 +46,15 @@ void check_choice_is_safe(const wavefit::tuning_record& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    wavefit::tuning_database db;
+    wavefit::detail::tuning_database db;
     const auto report = db.add_lines(text);
     if (report.ignored > 0 && (report.first_problem.empty() || report.first_problem.find('\n') != std::string::npos))
         finding("a refused line has no one-line reason", report.first_problem);
     const std::string written = db.to_json_lines();
-    wavefit::tuning_database again;
+    wavefit::detail::tuning_database again;
     const auto reread = again.add_lines(written);
     if (reread.ignored != 0 || again.size() != db.size() || again.to_json_lines() != written)
         finding("the database does not read back what it wrote", reread.first_problem + "\n" + written);
-    for (const wavefit::tuning_record& r : db.records()) check_choice_is_safe(r);
+    for (const wavefit::detail::tuning_record& r : db.records()) check_choice_is_safe(r);
     return 0;
 }

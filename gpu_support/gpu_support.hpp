@@ -3,7 +3,7 @@
 // CCCL's c2h/ are to theirs): the runtime calls that programs *using* wavefit make themselves
 // (memory, streams, events, graphs, raw launches, the runtime's own occupancy and attribute answers),
 // written once for HIP and CUDA. It follows wavefit's platform header and builds on
-// wavefit::backend's error and stream types; wavefit itself calls hip*/cuda* only in
+// wavefit::detail::backend's error and stream types; wavefit itself calls hip*/cuda* only in
 // include/wavefit/runtime/backend.hpp, and tests, benchmarks and examples only here.
 //
 // Every call returns the runtime's error (so tests can require success or a particular error);
@@ -34,10 +34,10 @@
 
 namespace gpu {
 
-using error_t = wavefit::backend::error_type;
-using stream_t = wavefit::backend::stream_type;
-inline constexpr error_t success = wavefit::backend::success;
-inline constexpr const char* runtime_name = wavefit::backend::runtime_name;
+using error_t = wavefit::detail::backend::error_type;
+using stream_t = wavefit::detail::backend::stream_type;
+inline constexpr error_t success = wavefit::detail::backend::success;
+inline constexpr const char* runtime_name = wavefit::detail::backend::runtime_name;
 
 #if WAVEFIT_PLATFORM_HIP
 using event_t = hipEvent_t;
@@ -59,7 +59,7 @@ inline constexpr error_t no_device = cudaErrorNoDevice;
 
 // ------------------------------------------------------------------------------- errors
 
-inline const char* error_name(error_t e) { return wavefit::backend::error_name(e); }
+inline const char* error_name(error_t e) { return wavefit::detail::backend::error_name(e); }
 
 // "cudaErrorInvalidValue (1)".
 inline std::string error_text(error_t e) {
@@ -77,7 +77,7 @@ inline void check(error_t e, const std::string& what) {
     if (e != success) throw failure(what + " failed: " + error_text(e));
 }
 
-inline error_t take_last_error() { return wavefit::backend::take_last_error(); }
+inline error_t take_last_error() { return wavefit::detail::backend::take_last_error(); }
 
 inline error_t peek_last_error() {
 #if WAVEFIT_PLATFORM_HIP
@@ -92,12 +92,12 @@ inline void check_last_launch(const std::string& what) { check(take_last_error()
 
 // ------------------------------------------------------------------------------- devices
 
-inline error_t current_device(int& device) { return wavefit::backend::current_device(device); }
-inline error_t set_device(int device) { return wavefit::backend::set_current_device(device); }
-inline error_t raw_device_count(int& n) { return wavefit::backend::device_count(n); }
+inline error_t current_device(int& device) { return wavefit::detail::backend::current_device(device); }
+inline error_t set_device(int device) { return wavefit::detail::backend::set_current_device(device); }
+inline error_t raw_device_count(int& n) { return wavefit::detail::backend::device_count(n); }
 
 // The number of GPUs, 0 when the runtime finds none (or no driver); clears the error it leaves.
-inline int device_count() { return wavefit::visible_device_count(); }
+inline int device_count() { return wavefit::detail::visible_device_count(); }
 
 inline error_t synchronize() {
 #if WAVEFIT_PLATFORM_HIP
@@ -382,7 +382,7 @@ error_t suggested_block(int& block, Kernel kernel, std::size_t dynamic_shared) {
 }
 
 inline error_t set_max_dynamic_shared(const void* kernel, int bytes) {
-    return wavefit::backend::set_max_dynamic_shared(kernel, bytes);
+    return wavefit::detail::backend::set_max_dynamic_shared(kernel, bytes);
 }
 
 // What the runtime itself reports about a compiled kernel.

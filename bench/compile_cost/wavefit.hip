@@ -9,6 +9,6 @@ __global__ void saxpy(float a, const float* x, float* y, unsigned long n) {
     if (i < n) y[i] = a * x[i] + y[i];
 }
 
-void run_saxpy(float a, const float* x, float* y, unsigned long n, wavefit::backend::stream_type stream) {
+void run_saxpy(float a, const float* x, float* y, unsigned long n, wavefit::detail::backend::stream_type stream) {
     wavefit::launch(saxpy, n, stream, a, x, y, n);
 }

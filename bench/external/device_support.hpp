@@ -51,7 +51,7 @@ __device__ inline void store_streaming(float* p, float v) {
 // Every unit of [0, units) once across the grid, one unit per group of `group` threads (a 32-thread
 // CUDA warp as written, on any wave size): for work::per_group(units, group, ...).kernel_loops().
 // wavefit has grid_stride and block_stride; this is their per-group sibling.
-__device__ inline wavefit::grid_stride_range group_stride(std::uint64_t units, unsigned group) {
+__device__ inline wavefit::detail::grid_stride_range group_stride(std::uint64_t units, unsigned group) {
     const std::uint64_t groups_per_block = blockDim.x / group;
     return {std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / group, units,
             std::uint64_t{gridDim.x} * groups_per_block};

@@ -36,7 +36,7 @@ __device__ T wave_allreduce(T v) {
 }
 
 // Most waves a block can have: 1024 threads of wave32.
-inline constexpr unsigned max_waves_per_block = 1024 / wavefit::min_wave_size;
+inline constexpr unsigned max_waves_per_block = 1024 / wavefit::detail::min_wave_size;
 
 // Every thread of the block gets the combination of all threads' values. `scratch` holds
 // max_waves_per_block values; it may be reused right after the call returns.

@@ -91,8 +91,8 @@ __global__ void stream_map_kernel(const double* __restrict__ x, const double* __
     if constexpr (U == 1) {
         for (const std::uint64_t i : wavefit::grid_stride(vectors)) ov[i] = apply_pack<Op>(xv[i], second(i), scalar);
     } else {
-        const std::uint64_t stride = wavefit::global_thread_count();
-        std::uint64_t i = wavefit::global_thread_index();
+        const std::uint64_t stride = wavefit::detail::global_thread_count();
+        std::uint64_t i = wavefit::detail::global_thread_index();
         for (; i + (U - 1) * stride < vectors; i += U * stride) {
             P a[U];
             P b[U];
@@ -106,7 +106,7 @@ __global__ void stream_map_kernel(const double* __restrict__ x, const double* __
         for (; i < vectors; i += stride) ov[i] = apply_pack<Op>(xv[i], second(i), scalar);
     }
     if constexpr (V > 1) {  // the last n % V elements, one thread each
-        const std::uint64_t e = vectors * V + wavefit::global_thread_index();
+        const std::uint64_t e = vectors * V + wavefit::detail::global_thread_index();
         if (e < n) out[e] = Op::apply(x[e], Op::inputs == 2 ? y[e] : 0.0, scalar);
     }
 }
@@ -154,8 +154,8 @@ __global__ void reduce_kernel(const T* __restrict__ x, const T* __restrict__ y, 
     if constexpr (U == 1) {
         for (const std::uint64_t i : wavefit::grid_stride(vectors)) add(xv[i], second(i));
     } else {
-        const std::uint64_t stride = wavefit::global_thread_count();
-        std::uint64_t i = wavefit::global_thread_index();
+        const std::uint64_t stride = wavefit::detail::global_thread_count();
+        std::uint64_t i = wavefit::detail::global_thread_index();
         for (; i + (U - 1) * stride < vectors; i += U * stride) {
             P a[U];
             P b[U];
@@ -169,7 +169,7 @@ __global__ void reduce_kernel(const T* __restrict__ x, const T* __restrict__ y, 
         for (; i < vectors; i += stride) add(xv[i], second(i));
     }
     if constexpr (V > 1) {
-        const std::uint64_t e = vectors * V + wavefit::global_thread_index();
+        const std::uint64_t e = vectors * V + wavefit::detail::global_thread_index();
         if (e < n) acc += Op::inputs == 2 ? x[e] * y[e] : x[e];
     }
     const T block = block_allreduce<sum_combine>(acc, scratch);

@@ -14,11 +14,12 @@ __global__ void square(float* values, std::uint64_t n) {
 
 int main() {
     const std::uint64_t n = std::uint64_t{1} << 20;
-    const wavefit::launch_plan p = wavefit::plan(wavefit::presets::mi300x, wavefit::kernel_resources{}, n);
+    const wavefit::launch_plan p = wavefit::plan(wavefit::presets::by_name("mi300x"), wavefit::kernel_resources{}, n);
     std::printf("on an MI300X: %s\n",
-                wavefit::plan_reason(p, wavefit::presets::mi300x, wavefit::kernel_resources{}).c_str());
+                wavefit::plan_reason(p, wavefit::presets::by_name("mi300x"), wavefit::kernel_resources{}).c_str());
 
-    if (wavefit::visible_device_count() == 0) {
+    int devices = 0;
+    if (hipGetDeviceCount(&devices) != hipSuccess || devices == 0) {
         try {
             (void)wavefit::current_device_limits();
         } catch (const wavefit::launch_error& e) {

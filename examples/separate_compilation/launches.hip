@@ -7,6 +7,13 @@
 
 #include <cstdint>  // 64-bit sizes
 
+// The runtime's stream type (the launch tier includes the runtime's header).
+#if WAVEFIT_PLATFORM_HIP
+using stream_type = hipStream_t;
+#else
+using stream_type = cudaStream_t;
+#endif
+
 __global__ void saxpy(float a, const float* x, float* y, std::uint64_t n) {
     for (const std::uint64_t i : wavefit::grid_stride(n)) y[i] = a * x[i] + y[i];
 }
@@ -18,12 +25,12 @@ __global__ void fill(float* x, float* y, std::uint64_t n) {
     }
 }
 
-void fill_and_saxpy(float a, float* x, float* y, std::uint64_t n, wavefit::backend::stream_type stream) {
+void fill_and_saxpy(float a, float* x, float* y, std::uint64_t n, stream_type stream) {
     wavefit::launch(fill, n, stream, x, y, n);
     wavefit::launch(saxpy, n, stream, a, x, y, n);
 }
 
 // A block no GPU allows (2048 threads): wavefit::launch throws before the runtime is called.
-void launch_too_large_block(float a, float* x, float* y, std::uint64_t n, wavefit::backend::stream_type stream) {
+void launch_too_large_block(float a, float* x, float* y, std::uint64_t n, stream_type stream) {
     wavefit::launch(saxpy, wavefit::launch_config{wavefit::dims{1}, wavefit::dims{2048}}, stream, a, x, y, n);
 }

@@ -9,8 +9,8 @@
 #include <cstdint>  // 64-bit sizes
 #include <vector>   // the results
 
-void fill_and_saxpy(float a, float* x, float* y, std::uint64_t n, wavefit::backend::stream_type stream);
-void launch_too_large_block(float a, float* x, float* y, std::uint64_t n, wavefit::backend::stream_type stream);
+void fill_and_saxpy(float a, float* x, float* y, std::uint64_t n, gpu::stream_t stream);
+void launch_too_large_block(float a, float* x, float* y, std::uint64_t n, gpu::stream_t stream);
 
 int main() {
     bool as_intended = true;

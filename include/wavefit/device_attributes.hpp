@@ -14,6 +14,7 @@
 #include "device_limits.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // The attributes wavefit reads, named independently of HIP and CUDA spellings.
 enum class device_attribute : std::uint8_t {
@@ -36,7 +37,6 @@ enum class device_attribute : std::uint8_t {
     max_registers_per_multiprocessor,
 };
 
-namespace detail {
 
 // Whether the ISA has one register file for VGPRs and AGPRs, 512 per lane (CDNA2 and later: gfx90a,
 // gfx940-gfx942, gfx950), where the occupancy rules count both together. The one list of these ISAs:
@@ -46,15 +46,13 @@ constexpr bool has_unified_vector_registers(std::string_view arch) noexcept {
     return isa == "gfx90a" || isa == "gfx940" || isa == "gfx941" || isa == "gfx942" || isa == "gfx950";
 }
 
-}  // namespace detail
 
 // Fills the AMD residency and register model of `arch` (target features ignored) as HIP's occupancy
 // code uses it (ROCm/clr hip_platform.cpp with ROCclr's per-device vgprsPerSimd_ and
 // vgprAllocGranularity_; LLVM AMDGPUBaseInfo). Returns false for an ISA family it does not know,
 // leaving the gfx9 generic model in place.
 constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noexcept {
-    using detail::starts_with;
-    const std::string_view isa = detail::isa_name(arch);
+    const std::string_view isa = isa_name(arch);
 
     // gfx9 baseline: 4 SIMDs, 8 waves each (the SPI allows 32 waves per CU), 256 VGPRs per lane in
     // granules of 4, 800 SGPRs in granules of 16.
@@ -107,7 +105,7 @@ constexpr bool apply_amd_isa_model(device_limits& d, std::string_view arch) noex
 // run one width only, so there `d` is returned unchanged (a mismatch means the code is for another GPU).
 constexpr device_limits for_wave_size(const device_limits& d, std::uint32_t wave_size) noexcept {
     device_limits m = d;
-    const bool rdna = detail::starts_with(d.arch.view(), "gfx1");
+    const bool rdna = starts_with(d.arch.view(), "gfx1");
     if (d.is_amd() && rdna && (wave_size == 32 || wave_size == 64) && wave_size != d.wave_size) {
         m.wave_size = wave_size;
         apply_amd_isa_model(m, m.arch.view());
@@ -120,8 +118,8 @@ constexpr device_limits for_wave_size(const device_limits& d, std::uint32_t wave
 // names ("gfx942:sramecc+:xnack-" or "sm_90"). Negative or absurd values are clamped to 0, which
 // device_limits_problem() then reports, rather than trusted.
 template <class AttributeReader>
-constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::string_view name, std::string_view arch,
-                                                      AttributeReader&& read) {
+constexpr device_limits device_limits_from_attributes(device_limits::vendor_kind v, std::string_view name,
+                                                      std::string_view arch, AttributeReader&& read) {
     const auto get = [&](device_attribute a) -> std::uint64_t {
         const auto value = read(a);
         return value < 0 ? 0 : static_cast<std::uint64_t>(value);
@@ -129,21 +127,21 @@ constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::st
     device_limits d{};
     d.vendor = v;
     d.name.assign(name);
-    d.arch.assign(detail::isa_name(arch));
+    d.arch.assign(isa_name(arch));
 
-    d.wave_size = detail::clamp_to_u32(get(device_attribute::warp_size));
-    d.max_threads_per_block = detail::clamp_to_u32(get(device_attribute::max_threads_per_block));
+    d.wave_size = clamp_to_u32(get(device_attribute::warp_size));
+    d.max_threads_per_block = clamp_to_u32(get(device_attribute::max_threads_per_block));
     d.max_block = dims{get(device_attribute::max_block_dim_x), get(device_attribute::max_block_dim_y),
                        get(device_attribute::max_block_dim_z)};
     d.max_grid = dims{get(device_attribute::max_grid_dim_x), get(device_attribute::max_grid_dim_y),
                       get(device_attribute::max_grid_dim_z)};
-    d.compute_units = detail::clamp_to_u32(get(device_attribute::multiprocessor_count));
+    d.compute_units = clamp_to_u32(get(device_attribute::multiprocessor_count));
     d.shared_per_block = get(device_attribute::max_shared_memory_per_block);
     const std::uint64_t optin = get(device_attribute::max_shared_memory_per_block_optin);
-    d.shared_per_block_optin = detail::max_u64(optin, d.shared_per_block);
+    d.shared_per_block_optin = max_u64(optin, d.shared_per_block);
     d.shared_per_cu = get(device_attribute::max_shared_memory_per_multiprocessor);
 
-    if (v == vendor::amd) {
+    if (v == device_limits::vendor_kind::amd) {
         // The HSA dispatch packet's per-dimension work-item count is a uint32 (ROCR hsa.h).
         d.max_work_items_per_dimension = 4294967295u;
         // HIP's occupancy divides the LDS size by the exact bytes a block uses: no reservation,
@@ -155,23 +153,24 @@ constexpr device_limits device_limits_from_attributes(wavefit::vendor v, std::st
         apply_amd_isa_model(d, arch);
     } else {
         d.max_work_items_per_dimension = 0;
-        d.shared_reserved_per_block = detail::clamp_to_u32(get(device_attribute::reserved_shared_memory_per_block));
+        d.shared_reserved_per_block = clamp_to_u32(get(device_attribute::reserved_shared_memory_per_block));
         d.shared_allocation_unit = 128;  // cuda_occupancy.h: sm_80 and sm_90 allocate in 128-byte units
-        d.max_blocks_per_cu = detail::clamp_to_u32(get(device_attribute::max_blocks_per_multiprocessor));
+        d.max_blocks_per_cu = clamp_to_u32(get(device_attribute::max_blocks_per_multiprocessor));
         // Sub-partitions own a quarter of the SM each (sm_70+); warps per sub-partition follow from
         // the threads an SM holds.
         d.simds_per_cu = 4;
         const std::uint64_t warps =
             d.wave_size == 0 ? 0 : get(device_attribute::max_threads_per_multiprocessor) / d.wave_size;
-        d.max_waves_per_simd = detail::clamp_to_u32(warps / d.simds_per_cu);
+        d.max_waves_per_simd = clamp_to_u32(warps / d.simds_per_cu);
         const std::uint64_t regs_per_sm = get(device_attribute::max_registers_per_multiprocessor);
-        d.registers_per_simd_lane = d.wave_size == 0 ? 0 : detail::clamp_to_u32(regs_per_sm / d.simds_per_cu / d.wave_size);
+        d.registers_per_simd_lane = d.wave_size == 0 ? 0 : clamp_to_u32(regs_per_sm / d.simds_per_cu / d.wave_size);
         d.register_granule = 8;  // 256 registers per warp allocation = 8 per lane
         d.max_registers_per_thread = 255;
-        d.max_registers_per_block = detail::clamp_to_u32(get(device_attribute::max_registers_per_block));
+        d.max_registers_per_block = clamp_to_u32(get(device_attribute::max_registers_per_block));
         d.scalar_registers_per_simd = 0;
     }
     return d;
 }
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

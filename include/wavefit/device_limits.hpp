@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cstdint>      // fixed-width fields
-#include <string>       // device_text
-#include <string_view>  // to_string(vendor)
+#include <string>       // to_string(device_limits)
+#include <string_view>  // to_string(vendor_kind)
 
 #include "config.hpp"
 #include "detail/short_name.hpp"
@@ -13,19 +13,17 @@
 
 WAVEFIT_BEGIN_NAMESPACE
 
-enum class vendor : std::uint8_t { amd, nvidia };
-
-constexpr std::string_view to_string(vendor v) noexcept { return v == vendor::amd ? "amd" : "nvidia"; }
-
 // Register files are described per SIMD *lane* so that one formula serves both vendors:
 // AMD allocates VGPRs per lane in granules (gfx90a/gfx942: 512 per lane, granule 8), and NVIDIA
 // allocates regs x 32 rounded to 256 per warp out of 16384 per SM sub-partition, which is the
 // same as 512 per lane in granules of 8. "SIMD" below means an AMD SIMD or an NVIDIA SM
 // sub-partition (the unit that owns a quarter of the register file and schedules warps).
 struct device_limits {
+    enum class vendor_kind : std::uint8_t { amd, nvidia };
+
     detail::short_name name;  // marketing name, e.g. "MI300X", "NVIDIA H200"
     detail::short_name arch;  // ISA name without target features, e.g. "gfx942", "sm_90"
-    wavefit::vendor vendor = wavefit::vendor::amd;
+    vendor_kind vendor = vendor_kind::amd;
 
     // --- launch shape ------------------------------------------------------------------------
     std::uint32_t wave_size = 64;                // wavefront / warp width in threads
@@ -57,8 +55,8 @@ struct device_limits {
     std::uint32_t scalar_registers_per_simd = 0;  // AMD gfx9 SGPR budget (800); 0 = SGPRs never limit
     std::uint32_t scalar_register_granule = 16;
 
-    constexpr bool is_amd() const noexcept { return vendor == wavefit::vendor::amd; }
-    constexpr bool is_nvidia() const noexcept { return vendor == wavefit::vendor::nvidia; }
+    constexpr bool is_amd() const noexcept { return vendor == vendor_kind::amd; }
+    constexpr bool is_nvidia() const noexcept { return vendor == vendor_kind::nvidia; }
     constexpr std::uint64_t max_waves_per_cu() const noexcept { return std::uint64_t{simds_per_cu} * max_waves_per_simd; }
     constexpr std::uint64_t max_threads_per_cu() const noexcept { return max_waves_per_cu() * wave_size; }
     // "wave" on AMD, "warp" on NVIDIA: messages use the word the user's vendor uses.
@@ -66,6 +64,24 @@ struct device_limits {
     constexpr std::string_view cu_word() const noexcept { return is_amd() ? "CU" : "SM"; }
     constexpr std::string_view shared_word() const noexcept { return is_amd() ? "LDS" : "shared memory"; }
 };
+
+// "amd" or "nvidia".
+constexpr std::string_view to_string(device_limits::vendor_kind v) noexcept {
+    return v == device_limits::vendor_kind::amd ? "amd" : "nvidia";
+}
+
+// "MI300X (gfx942)": how messages name a device.
+inline std::string to_string(const device_limits& d) {
+    std::string text(d.name.view());
+    if (!d.arch.empty()) {
+        if (!text.empty()) text += " (";
+        text += d.arch.view();
+        if (!d.name.empty()) text += ")";
+    }
+    return text.empty() ? std::string("unnamed device") : text;
+}
+
+namespace detail {
 
 // Planning scans block sizes (up to max_threads_per_block) and register counts (up to
 // max_registers_per_thread or registers_per_simd_lane) one by one. No GPU comes near these bounds
@@ -105,15 +121,6 @@ constexpr std::string_view device_limits_problem(const device_limits& d) noexcep
     return {};
 }
 
-// "MI300X (gfx942)": how messages name a device.
-inline std::string device_text(const device_limits& d) {
-    std::string text(d.name.view());
-    if (!d.arch.empty()) {
-        if (!text.empty()) text += " (";
-        text += d.arch.view();
-        if (!d.name.empty()) text += ")";
-    }
-    return text.empty() ? std::string("unnamed device") : text;
-}
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

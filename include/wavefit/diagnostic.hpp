@@ -56,23 +56,25 @@ inline constexpr code_info code_table[] = {
 };
 }  // namespace detail
 
-inline constexpr std::size_t diagnostic_code_count = sizeof(detail::code_table) / sizeof(detail::code_table[0]);
-
 constexpr std::string_view to_string(diagnostic_code c) noexcept {
     for (const auto& info : detail::code_table)
         if (info.code == c) return info.name;
     return "unknown";
 }
 
+namespace detail {
+
+inline constexpr std::size_t diagnostic_code_count = sizeof(code_table) / sizeof(code_table[0]);
+
 constexpr severity severity_of(diagnostic_code c) noexcept {
-    for (const auto& info : detail::code_table)
+    for (const auto& info : code_table)
         if (info.code == c) return info.severity;
     return severity::error;
 }
 
 // Parses a code's spelling; false if `name` is not one of the stable codes.
 constexpr bool parse_diagnostic_code(std::string_view name, diagnostic_code& out) noexcept {
-    for (const auto& info : detail::code_table)
+    for (const auto& info : code_table)
         if (info.name == name) {
             out = info.code;
             return true;
@@ -127,6 +129,8 @@ private:
     finding items_[capacity]{};
     std::size_t count_ = 0;
 };
+
+}  // namespace detail
 
 // A finding rendered for people: what is wrong (naming the limit, the value and the device) and
 // what to change.

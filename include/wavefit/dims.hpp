@@ -56,7 +56,9 @@ struct dims {
     friend constexpr bool operator!=(const dims& a, const dims& b) noexcept { return !(a == b); }
 };
 
+namespace detail {
 // "x", "y" or "z", for messages.
 constexpr const char* axis_name(int axis) noexcept { return axis == 0 ? "x" : axis == 1 ? "y" : "z"; }
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

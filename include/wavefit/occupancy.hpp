@@ -17,20 +17,7 @@
 
 WAVEFIT_BEGIN_NAMESPACE
 
-// The resource that bounds residency. Names are the CLI/JSON spellings (docs/cli.md).
-enum class limiter : std::uint8_t { waves, blocks, registers, scalar_registers, shared_memory, block_size };
-
-constexpr std::string_view to_string(limiter l) noexcept {
-    switch (l) {
-        case limiter::waves: return "waves";
-        case limiter::blocks: return "blocks";
-        case limiter::registers: return "registers";
-        case limiter::scalar_registers: return "scalar_registers";
-        case limiter::shared_memory: return "shared_memory";
-        case limiter::block_size: return "block_size";
-    }
-    return "unknown";
-}
+namespace detail {
 
 // Blocks per CU/SM each resource would allow on its own. `unlimited` where it does not bound.
 struct block_limits {
@@ -42,7 +29,12 @@ struct block_limits {
     std::uint32_t shared_memory = unlimited;     // LDS / shared memory
 };
 
+}  // namespace detail
+
 struct occupancy_report {
+    // The resource that bounds residency. Names are the CLI/JSON spellings (docs/cli.md).
+    enum class limiter : std::uint8_t { waves, blocks, registers, scalar_registers, shared_memory, block_size };
+
     std::uint64_t block_threads = 0;
     std::uint64_t dynamic_shared = 0;
     std::uint32_t waves_per_block = 0;
@@ -51,11 +43,24 @@ struct occupancy_report {
     std::uint32_t max_waves_per_cu = 0;
     double occupancy = 0.0;  // active / max waves, 0..1
     limiter limited_by = limiter::block_size;
-    block_limits limits;
+    detail::block_limits limits;  // blocks per CU/SM each resource allows: .waves, .blocks, .registers, ...
 
     // True when at least one block can be resident, i.e. the launch can run at all.
     constexpr bool fits() const noexcept { return active_blocks_per_cu > 0; }
 };
+
+constexpr std::string_view to_string(occupancy_report::limiter l) noexcept {
+    using limiter = occupancy_report::limiter;
+    switch (l) {
+        case limiter::waves: return "waves";
+        case limiter::blocks: return "blocks";
+        case limiter::registers: return "registers";
+        case limiter::scalar_registers: return "scalar_registers";
+        case limiter::shared_memory: return "shared_memory";
+        case limiter::block_size: return "block_size";
+    }
+    return "unknown";
+}
 
 namespace detail {
 
@@ -143,11 +148,13 @@ constexpr std::uint32_t vgpr_budget_for_bound(const device_limits& d, std::uint6
 // cannot run at all (0, above either maximum) gives 0 blocks limited by block_size.
 constexpr occupancy_report occupancy(const device_limits& d, const kernel_resources& k, std::uint64_t block_threads,
                                      std::uint64_t dynamic_shared = 0) noexcept {
+    using limiter = occupancy_report::limiter;
+    using detail::block_limits;
     occupancy_report r{};
     r.block_threads = block_threads;
     r.dynamic_shared = dynamic_shared;
     r.max_waves_per_cu = detail::clamp_to_u32(d.max_waves_per_cu());
-    if (!device_limits_problem(d).empty()) {
+    if (!detail::device_limits_problem(d).empty()) {
         r.limits = block_limits{0, 0, 0, 0, 0};
         return r;
     }
@@ -197,9 +204,7 @@ constexpr occupancy_report occupancy(const device_limits& d, const kernel_resour
     return r;
 }
 
-WAVEFIT_END_NAMESPACE
-
-WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // The largest block that can be resident at all (at least one block per CU/SM): a multiple of the
 // wave size, within the device's and the kernel's maxima and what registers and shared memory
@@ -208,10 +213,10 @@ constexpr std::uint64_t largest_runnable_block(const device_limits& d, const ker
                                                std::uint64_t dynamic_shared = 0) noexcept {
     if (!device_limits_problem(d).empty()) return 0;
     std::uint64_t bound = d.max_threads_per_block;
-    if (k.max_threads_per_block != 0) bound = detail::min_u64(bound, k.max_threads_per_block);
+    if (k.max_threads_per_block != 0) bound = min_u64(bound, k.max_threads_per_block);
     if (bound < d.wave_size) return occupancy(d, k, bound, dynamic_shared).fits() ? bound : 0;
     // Residency only falls as blocks grow, so the first fit from the top is the largest.
-    for (std::uint64_t b = detail::align_down(bound, d.wave_size); b >= d.wave_size; b -= d.wave_size)
+    for (std::uint64_t b = align_down(bound, d.wave_size); b >= d.wave_size; b -= d.wave_size)
         if (occupancy(d, k, b, dynamic_shared).fits()) return b;
     return 0;
 }
@@ -228,5 +233,7 @@ constexpr std::uint32_t max_registers_for_block(const device_limits& d, std::uin
     }
     return 0;
 }
+
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

@@ -5,9 +5,10 @@
 // find_problems() for the same inputs (property-tested).
 #pragma once
 
-#include <cmath>    // std::lround
-#include <cstdint>  // sizes
-#include <string>   // plan_reason
+#include <cmath>        // std::lround
+#include <cstdint>      // sizes
+#include <string>       // plan_reason
+#include <string_view>  // to_string
 
 #include "config.hpp"
 #include "detail/arithmetic.hpp"
@@ -22,24 +23,24 @@
 
 WAVEFIT_BEGIN_NAMESPACE
 
-// Why the block has its size.
-enum class block_rule : std::uint8_t {
-    best_occupancy,            // the smallest allowed block >= min_efficient_block reaching the best occupancy
-    best_occupancy_below_min,  // no allowed block >= min_efficient_block reaches it: the largest that does
-    spread_small_work,         // smaller than the best-occupancy block, to reach more CUs
-    kernel_bound_below_wave,   // the kernel's own bound (or the contract's maximum) is below one wave
-    tuned,                     // measured on the device (wavefit::tune or WAVEFIT_TUNING)
-    fixed_by_contract,         // the kernel's contract fixes the block (work::block_fixed)
-    long_units,                // units of many elements: the largest block that reaches the best occupancy
-    few_units,                 // fewer units than resident blocks: a larger block puts more threads on each
-    baseline,                  // the configuration the launch replaces (work::replacing), kept
-};
-
-// Why a grid dimension is smaller than ceil(extent / block).
-enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated, coarsened };
-
 struct launch_plan {
-    work_kind kind = work_kind::elements;
+    // Why the block has its size.
+    enum class block_rule : std::uint8_t {
+        best_occupancy,            // the smallest allowed block >= min_efficient_block reaching the best occupancy
+        best_occupancy_below_min,  // no allowed block >= min_efficient_block reaches it: the largest that does
+        spread_small_work,         // smaller than the best-occupancy block, to reach more CUs
+        kernel_bound_below_wave,   // the kernel's own bound (or the contract's maximum) is below one wave
+        tuned,                     // measured on the device (wavefit::tune or WAVEFIT_TUNING)
+        fixed_by_contract,         // the kernel's contract fixes the block (work::block_fixed)
+        long_units,                // units of many elements: the largest block that reaches the best occupancy
+        few_units,                 // fewer units than resident blocks: a larger block puts more threads on each
+        baseline,                  // the configuration the launch replaces (work::replacing), kept
+    };
+
+    // Why a grid dimension is smaller than ceil(extent / block).
+    enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated, coarsened };
+
+    work::work_kind kind = work::work_kind::elements;
     dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element or unit count
     std::uint64_t elements = 0;  // extent volume (units for per_block and per_wave)
     bool empty = false;          // no work: nothing is launched
@@ -59,14 +60,45 @@ struct launch_plan {
     std::uint64_t min_efficient_block = 0;  // plan_options::min_efficient_block the plan used
     std::uint64_t unit_threads = 1;         // per_wave: threads per unit (the wave, or the contract's group)
     std::uint64_t unit_size = 0;            // per_block, per_wave: elements per unit, 0 when not said
-    kernel_contract contract{};             // what the kernel allows (the work's)
-    findings problems;                      // errors when infeasible; otherwise warnings only
+    work::kernel_contract contract{};       // what the kernel allows (the work's)
+    detail::findings problems;              // errors when infeasible; otherwise warnings only
 
     constexpr launch_config config() const noexcept { return {grid, block, dynamic_shared}; }
     constexpr bool ok() const noexcept { return feasible && !problems.has_error(); }
 };
 
+constexpr std::string_view to_string(launch_plan::block_rule r) noexcept {
+    using block_rule = launch_plan::block_rule;
+    switch (r) {
+        case block_rule::best_occupancy: return "best_occupancy";
+        case block_rule::best_occupancy_below_min: return "best_occupancy_below_min";
+        case block_rule::spread_small_work: return "spread_small_work";
+        case block_rule::kernel_bound_below_wave: return "kernel_bound_below_wave";
+        case block_rule::tuned: return "tuned";
+        case block_rule::fixed_by_contract: return "fixed_by_contract";
+        case block_rule::long_units: return "long_units";
+        case block_rule::few_units: return "few_units";
+        case block_rule::baseline: return "baseline";
+    }
+    return "unknown";
+}
+
+constexpr std::string_view to_string(launch_plan::grid_clamp c) noexcept {
+    using grid_clamp = launch_plan::grid_clamp;
+    switch (c) {
+        case grid_clamp::none: return "none";
+        case grid_clamp::device_grid_limit: return "device_grid_limit";
+        case grid_clamp::dispatch_work_item_limit: return "dispatch_work_item_limit";
+        case grid_clamp::saturated: return "saturated";
+        case grid_clamp::coarsened: return "coarsened";
+    }
+    return "unknown";
+}
+
 namespace detail {
+
+using block_rule = launch_plan::block_rule;
+using grid_clamp = launch_plan::grid_clamp;
 
 constexpr bool is_pow2(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
 
@@ -568,13 +600,13 @@ constexpr launch_plan plan(const device_limits& d, const kernel_resources& k, co
     return plan(d, k, work::over(extent, opt));
 }
 
+namespace detail {
+
 // The launch `p.problems` was found for, to render them with describe(): the plan's own, or for an
 // infeasible plan (whose grid and block are 0) the smallest launch that could exist.
 constexpr launch_config problems_config(const launch_plan& p, const device_limits& d, const kernel_resources& k) noexcept {
-    return p.feasible ? p.config() : detail::smallest_launch(d, k, p.dynamic_shared);
+    return p.feasible ? p.config() : smallest_launch(d, k, p.dynamic_shared);
 }
-
-namespace detail {
 
 // The phrases of plan_reason, also for output that shows the plan's fields beside them (the CLI).
 // Written as rows of out-of-line appends (concat) and never inlined, like every message of the
@@ -658,7 +690,7 @@ WAVEFIT_COLD inline std::string one_pass_phrase(const launch_plan& p, const devi
     return concat("the kernel takes ", what,
                   " in one pass (the default contract: a guarded kernel such as `if (i < n)`), and ",
                   plural(p.elements, unit_word(p)), " need grid ", dims_text(p.grid), " of blocks ", dims_text(p.block),
-                  ", more than ", device_text(d), " accepts in one launch; make the kernel loop (", loop,
+                  ", more than ", to_string(d), " accepts in one launch; make the kernel loop (", loop,
                   ") and say so with .kernel_loops(), so that wavefit may clamp the grid");
 }
 
@@ -674,7 +706,7 @@ WAVEFIT_COLD inline std::string infeasible_reason(const launch_plan& p, const de
     if (f->code == diagnostic_code::negative_size) return "no launch: the work's count is negative";
     if (f->code == diagnostic_code::contract_allows_no_block)
         return concat("no launch: no block the kernel's contract allows (", contract_text(p.contract, d), ") can run on ",
-                      device_text(d), "; ", describe(*f, d, k, problems_config(p, d, k)).message);
+                      to_string(d), "; ", describe(*f, d, k, problems_config(p, d, k)).message);
     return concat("no block size can run: ", describe(*f, d, k, problems_config(p, d, k)).message);
 }
 
@@ -707,6 +739,7 @@ WAVEFIT_COLD inline std::string coverage_phrase(const launch_plan& p, const devi
 
 // One or two sentences on why the plan looks the way it does.
 WAVEFIT_COLD inline std::string plan_reason(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
+    using block_rule = launch_plan::block_rule;
     using detail::concat;
     if (!p.feasible) return detail::infeasible_reason(p, d, k);
     if (p.exceeds_one_pass) return concat("no launch: ", detail::one_pass_phrase(p, d));
@@ -737,9 +770,9 @@ WAVEFIT_COLD inline std::string plan_reason(const launch_plan& p, const device_l
     text += concat("; grid ", detail::dims_text(p.grid));
     bool clamped = false;
     for (int a = 0; a < 3; ++a) {
-        if (p.clamps[a] == grid_clamp::none) continue;
+        if (p.clamps[a] == launch_plan::grid_clamp::none) continue;
         clamped = true;
-        text += concat(", ", axis_name(a), " clamped to ", p.grid[a], detail::grid_clamp_phrase(p, d, a));
+        text += concat(", ", detail::axis_name(a), " clamped to ", p.grid[a], detail::grid_clamp_phrase(p, d, a));
     }
     return text + detail::coverage_phrase(p, d, clamped);
 }

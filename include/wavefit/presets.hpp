@@ -7,7 +7,7 @@
 #include <array>        // the preset table
 #include <cstddef>      // std::size_t
 #include <cstdint>      // target_match
-#include <stdexcept>    // unknown_preset
+#include <stdexcept>    // by_name
 #include <string>       // error messages
 #include <string_view>  // lookups
 
@@ -18,20 +18,14 @@
 
 WAVEFIT_BEGIN_NAMESPACE
 
-// Thrown by presets::by_name / by_arch for a name no preset has; the message lists the known ones.
-class unknown_preset : public std::invalid_argument {
-public:
-    using std::invalid_argument::invalid_argument;
-};
-
 namespace presets {
+namespace detail {
 
+// One built-in device: its name (what the CLI's --preset takes) and its limits.
 struct preset {
     std::string_view key;  // the CLI name: "mi300x"
     device_limits limits;
 };
-
-namespace detail {
 
 constexpr std::uint64_t kib = 1024;
 
@@ -44,7 +38,7 @@ constexpr device_limits amd(std::string_view name, std::string_view arch, std::u
     device_limits d{};
     d.name.assign(name);
     d.arch.assign(arch);
-    d.vendor = vendor::amd;
+    d.vendor = device_limits::vendor_kind::amd;
     d.wave_size = wave_size;
     d.max_threads_per_block = 1024;
     d.max_block = dims{1024, 1024, 1024};
@@ -57,7 +51,7 @@ constexpr device_limits amd(std::string_view name, std::string_view arch, std::u
     d.shared_reserved_per_block = 0;
     d.shared_allocation_unit = 1;  // HIP's occupancy formula divides by the exact byte count
     d.max_blocks_per_cu = 0;
-    apply_amd_isa_model(d, arch);
+    wavefit::detail::apply_amd_isa_model(d, arch);
     return d;
 }
 
@@ -82,7 +76,7 @@ constexpr device_limits ampere_hopper(std::string_view name, std::string_view ar
     device_limits d{};
     d.name.assign(name);
     d.arch.assign(arch);
-    d.vendor = vendor::nvidia;
+    d.vendor = device_limits::vendor_kind::nvidia;
     d.wave_size = 32;
     d.max_threads_per_block = 1024;
     d.max_block = dims{1024, 1024, 64};
@@ -107,9 +101,10 @@ constexpr device_limits ampere_hopper(std::string_view name, std::string_view ar
 
 }  // namespace detail
 
-// The one table of built-in devices. Every lookup returns a pointer into it, so a preset found by
-// name, by architecture or through a named reference below is the same object.
-inline constexpr std::array<preset, 10> all{{
+// The one table of built-in devices, for listing them: each entry has the preset's name (`key`,
+// "mi300x") and its `limits`. Every lookup returns a pointer into it, so a preset found by name or by
+// architecture is the same object.
+inline constexpr std::array<detail::preset, 10> all{{
     // MI210: 104 CUs.
     {"mi210", detail::cdna("MI210", "gfx90a", 104, 64 * detail::kib)},
     // MI250X: one GCD is one HIP device, 110 CUs (rocminfo dumps in ROCm/aiter#179, openmm#3940).
@@ -132,6 +127,8 @@ inline constexpr std::array<preset, 10> all{{
     {"h200", detail::ampere_hopper("NVIDIA H200", "sm_90", 132, 232448, 233472)},
 }};
 
+namespace detail {
+
 // The representative preset of each ISA a code object or a runtime may name. gfx940/gfx941 (early
 // MI300 ISAs; what Debian's hipcc can target) share gfx942's register and LDS model.
 struct arch_representative {
@@ -142,8 +139,6 @@ inline constexpr arch_representative representatives[] = {
     {"gfx90a", "mi250x"},     {"gfx940", "mi300x"}, {"gfx941", "mi300x"}, {"gfx942", "mi300x"}, {"gfx950", "mi355x"},
     {"gfx1100", "rx7900xtx"}, {"sm_80", "a100"},    {"sm_90", "h100"},    {"sm_90a", "h100"},
 };
-
-namespace detail {
 
 // Lookups go through indices, not through pointers or range-for over the table: GCC cannot evaluate
 // a range-for's reference binding or a pointer-to-null comparison at compile time under
@@ -164,46 +159,37 @@ constexpr std::size_t index_for_arch(std::string_view arch) noexcept {
     return all.size();
 }
 
-}  // namespace detail
+// The table entry for a preset name, else for an ISA name; all.size() if neither.
+constexpr std::size_t index_of_name_or_arch(std::string_view name_or_arch) noexcept {
+    const std::size_t i = index_of(name_or_arch);
+    return i < all.size() ? i : index_for_arch(name_or_arch);
+}
 
-// The table entry called `key` ("mi300x", case-insensitive), or nullptr.
+// The table entry called `key` ("mi300x", case-insensitive), or nullptr: for the CLI, which shows the key.
 constexpr const preset* find_preset(std::string_view key) noexcept {
-    const std::size_t i = detail::index_of(key);
+    const std::size_t i = index_of(key);
     return i < all.size() ? &all[i] : nullptr;
 }
 
 // The representative entry for an ISA name ("gfx942:sramecc+:xnack-" -> mi300x), or nullptr.
 // Target features after ':' are ignored.
 constexpr const preset* preset_for_arch(std::string_view arch) noexcept {
-    const std::size_t i = detail::index_for_arch(arch);
+    const std::size_t i = index_for_arch(arch);
     return i < all.size() ? &all[i] : nullptr;
 }
 
-// The limits of the preset called `key`, or nullptr.
-constexpr const device_limits* find(std::string_view key) noexcept {
-    const std::size_t i = detail::index_of(key);
-    return i < all.size() ? &all[i].limits : nullptr;
-}
-
-// The limits of the representative device for an ISA name: gfx90a -> MI250X, gfx942 -> MI300X,
-// sm_90 -> H100; nullptr if unknown.
-constexpr const device_limits* find_by_arch(std::string_view arch) noexcept {
-    const std::size_t i = detail::index_for_arch(arch);
-    return i < all.size() ? &all[i].limits : nullptr;
-}
-
-// Named references into the table, for code that means one device (a key not in the table does
-// not compile: all[all.size()] is no constant expression).
-inline constexpr const device_limits& mi210 = all[detail::index_of("mi210")].limits;
-inline constexpr const device_limits& mi250x = all[detail::index_of("mi250x")].limits;
-inline constexpr const device_limits& mi300a = all[detail::index_of("mi300a")].limits;
-inline constexpr const device_limits& mi300x = all[detail::index_of("mi300x")].limits;
-inline constexpr const device_limits& mi325x = all[detail::index_of("mi325x")].limits;
-inline constexpr const device_limits& mi355x = all[detail::index_of("mi355x")].limits;
-inline constexpr const device_limits& rx7900xtx = all[detail::index_of("rx7900xtx")].limits;
-inline constexpr const device_limits& a100 = all[detail::index_of("a100")].limits;
-inline constexpr const device_limits& h100 = all[detail::index_of("h100")].limits;
-inline constexpr const device_limits& h200 = all[detail::index_of("h200")].limits;
+// Named references into the table, for tests and benchmarks that mean one device (a key not in the
+// table does not compile: all[all.size()] is no constant expression). Users say presets::by_name("mi300x").
+inline constexpr const device_limits& mi210 = all[index_of("mi210")].limits;
+inline constexpr const device_limits& mi250x = all[index_of("mi250x")].limits;
+inline constexpr const device_limits& mi300a = all[index_of("mi300a")].limits;
+inline constexpr const device_limits& mi300x = all[index_of("mi300x")].limits;
+inline constexpr const device_limits& mi325x = all[index_of("mi325x")].limits;
+inline constexpr const device_limits& mi355x = all[index_of("mi355x")].limits;
+inline constexpr const device_limits& rx7900xtx = all[index_of("rx7900xtx")].limits;
+inline constexpr const device_limits& a100 = all[index_of("a100")].limits;
+inline constexpr const device_limits& h100 = all[index_of("h100")].limits;
+inline constexpr const device_limits& h200 = all[index_of("h200")].limits;
 
 // The table entry `d` is, or nullptr for a device that is not a preset (a real GPU, say).
 constexpr const preset* preset_of(const device_limits& d) noexcept {
@@ -222,42 +208,43 @@ enum class target_match : std::uint8_t {
 constexpr target_match match_target(const device_limits& d, std::string_view target) noexcept {
     const std::string_view isa = wavefit::detail::isa_name(target);
     if (wavefit::detail::iequals(isa, d.arch.view())) return target_match::exact;
-    const device_limits* modelled = find_by_arch(isa);
-    return modelled != nullptr && modelled->arch.view() == d.arch.view() ? target_match::same_model
-                                                                         : target_match::other_device;
+    const std::size_t i = index_for_arch(isa);
+    return i < all.size() && all[i].limits.arch.view() == d.arch.view() ? target_match::same_model
+                                                                        : target_match::other_device;
 }
 
-namespace detail {
-
+// "mi210, mi250x, ...; or an architecture: gfx90a, gfx940, ...": what by_name's error lists.
 inline std::string known_names() {
     std::string names;
     for (const preset& p : all) {
         if (!names.empty()) names += ", ";
         names += p.key;
     }
-    return names;
-}
-
-inline std::string known_architectures() {
-    std::string names;
-    for (const arch_representative& r : representatives) {
-        if (!names.empty()) names += ", ";
-        names += r.isa;
+    names += "; or an architecture: ";
+    for (std::size_t i = 0; i < sizeof(representatives) / sizeof(representatives[0]); ++i) {
+        if (i != 0) names += ", ";
+        names += representatives[i].isa;
     }
     return names;
 }
 
 }  // namespace detail
 
-#if WAVEFIT_EXCEPTIONS
-inline const device_limits& by_name(std::string_view key) {
-    if (const device_limits* d = find(key)) return *d;
-    throw unknown_preset("unknown preset '" + std::string(key) + "'; known presets: " + detail::known_names());
+// The built-in device called `name_or_arch`, case-insensitive: a preset name ("mi300x") or an
+// architecture ("gfx942", target features after ':' ignored), which gives its representative device
+// (gfx90a -> MI250X, gfx940/gfx942 -> MI300X, sm_90 -> H100); nullptr when neither is known.
+constexpr const device_limits* find(std::string_view name_or_arch) noexcept {
+    const std::size_t i = detail::index_of_name_or_arch(name_or_arch);
+    return i < all.size() ? &all[i].limits : nullptr;
 }
 
-inline const device_limits& by_arch(std::string_view arch) {
-    if (const device_limits* d = find_by_arch(arch)) return *d;
-    throw unknown_preset("no preset for architecture '" + std::string(arch) + "'; known: " + detail::known_architectures());
+#if WAVEFIT_EXCEPTIONS
+// find() for a device that must exist: throws std::invalid_argument naming the known presets and
+// architectures when it does not.
+inline const device_limits& by_name(std::string_view name_or_arch) {
+    if (const device_limits* d = find(name_or_arch)) return *d;
+    throw std::invalid_argument("unknown preset '" + std::string(name_or_arch) +
+                                "'; known presets: " + detail::known_names());
 }
 #endif
 

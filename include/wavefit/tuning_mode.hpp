@@ -22,18 +22,20 @@ constexpr std::string_view to_string(tuning_mode m) noexcept {
     return m == tuning_mode::off ? "off" : m == tuning_mode::use ? "use" : "tune";
 }
 
+namespace detail {
 // "off", "use", "tune" (case-insensitive); false for anything else.
 constexpr bool parse_tuning_mode(std::string_view text, tuning_mode& out) noexcept {
-    const std::string_view t = detail::trim(text);
-    if (detail::iequals(t, "off"))
+    const std::string_view t = trim(text);
+    if (iequals(t, "off"))
         out = tuning_mode::off;
-    else if (detail::iequals(t, "use"))
+    else if (iequals(t, "use"))
         out = tuning_mode::use;
-    else if (detail::iequals(t, "tune"))
+    else if (iequals(t, "tune"))
         out = tuning_mode::tune;
     else
         return false;
     return true;
 }
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

@@ -33,6 +33,7 @@
 #include "version.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
 // Tuned choices are kept per power-of-two size class: floor(log2(size)), 0 for sizes 0 and 1. A
 // choice measured at 2^28 elements serves 2^28 to 2^29-1.
@@ -58,9 +59,6 @@ constexpr std::uint32_t unit_bucket_of(std::uint64_t unit_size) noexcept {
     return unit_size == 0 ? 0 : size_bucket(unit_size) + 1;
 }
 
-
-namespace detail {
-
 // A fingerprint of a work's shared-memory rule: 0 without a function, else a hash of what the
 // function returns for blocks of 32 to 1024 threads (a function pointer means nothing in another process).
 inline std::uint64_t shared_rule_fingerprint(const plan_options& o) noexcept {
@@ -72,8 +70,6 @@ inline std::uint64_t shared_rule_fingerprint(const plan_options& o) noexcept {
     }
     return h == 0 ? 1 : h;
 }
-
-}  // namespace detail
 
 // The identity of what a record was measured for. A record is used only for the same device (name,
 // ISA with its target features, CU count), runtime version, kernel (mangled name and the resources
@@ -93,7 +89,7 @@ struct tuning_key {
     kernel_contract contract{};
     std::uint64_t dynamic_shared = 0;
     std::uint64_t shared_per_thread = 0;
-    std::uint64_t shared_rule = 0;  // detail::shared_rule_fingerprint
+    std::uint64_t shared_rule = 0;  // shared_rule_fingerprint
     std::uint64_t min_efficient_block = 256;
 
     // The key of `w` for a kernel on a device (the device, runtime and kernel fields are the caller's).
@@ -104,7 +100,7 @@ struct tuning_key {
         contract = w.contract;
         dynamic_shared = w.options.dynamic_shared;
         shared_per_thread = w.options.shared_per_thread;
-        shared_rule = detail::shared_rule_fingerprint(w.options);
+        shared_rule = shared_rule_fingerprint(w.options);
         min_efficient_block = w.options.min_efficient_block;
     }
 
@@ -190,8 +186,6 @@ struct tuning_record {
 // The on-disk format's version: a record of another format is ignored (never misread). Format 2
 // keys records on the kernel's contract and records the configuration the work replaced.
 inline constexpr int tuning_format = 2;
-
-namespace detail {
 
 // ---------------------------------------------------------------------------------------- candidates
 
@@ -384,7 +378,7 @@ inline std::string record_problem(const device_limits& d, const kernel_resources
         if (runs(r, probe) || (planned.threads != 0 && !runs(planned, probe))) continue;
         const configured_launch cl = configure(d, r, probe);
         return "block " + dims_text(cl.config.block) + ", grid " + dims_text(cl.config.grid) + " is not launchable on " +
-               device_text(d) + (w.loops() ? "" : " in one pass over " + std::to_string(n) + " items");
+               to_string(d) + (w.loops() ? "" : " in one pass over " + std::to_string(n) + " items");
     }
     return {};
 }
@@ -449,17 +443,13 @@ inline std::string choice_json(const tuned_choice& c) {
            ",\"median_ns\":" + number_text(c.median_ns) + ",\"spread\":" + number_text(c.spread) + "}";
 }
 
-}  // namespace detail
-
 // One record as one line of JSON (no newline).
 inline std::string to_json_line(const tuning_record& r) {
-    using detail::json_escaped;
     return "{\"wavefit_tuning\":" + std::to_string(tuning_format) + ",\"wavefit\":\"" + json_escaped(r.wavefit_version) +
-           "\",\"key\":" + detail::key_json(r.key) + ",\"chosen\":" + detail::choice_json(r.chosen) +
-           ",\"plan\":" + detail::choice_json(r.plan) +
-           (r.has_baseline ? ",\"baseline\":" + detail::choice_json(r.baseline) : std::string()) +
+           "\",\"key\":" + key_json(r.key) + ",\"chosen\":" + choice_json(r.chosen) + ",\"plan\":" + choice_json(r.plan) +
+           (r.has_baseline ? ",\"baseline\":" + choice_json(r.baseline) : std::string()) +
            ",\"cold_cache\":" + (r.cold_cache ? "true" : "false") + ",\"candidates\":" + std::to_string(r.candidates) +
-           ",\"failed\":" + std::to_string(r.failed) + ",\"tuning_ms\":" + detail::number_text(r.tuning_ms) +
+           ",\"failed\":" + std::to_string(r.failed) + ",\"tuning_ms\":" + number_text(r.tuning_ms) +
            ",\"measured_size\":" + std::to_string(r.measured_size) + "}";
 }
 
@@ -469,8 +459,6 @@ struct tuning_record_result {
     std::string error;
     bool ok() const noexcept { return error.empty(); }
 };
-
-namespace detail {
 
 // Field readers that say what is wrong instead of throwing.
 class record_reader {
@@ -626,13 +614,11 @@ inline void read_key(record_reader& in, const json_value& object, tuning_key& ke
     if (key.min_efficient_block > 65536) in.fail("\"min_efficient_block\" must be a whole number from 0 to 65536");
 }
 
-}  // namespace detail
-
 // Parses one line of a tuning file. Hostile input gives an error, never a crash: sizes are capped
 // (a line of at most 64 KiB, nesting 8 deep), every field is checked for type and range.
 inline tuning_record_result parse_tuning_record(std::string_view line) {
     tuning_record_result out;
-    detail::json_limits limits;
+    json_limits limits;
     limits.max_depth = 8;
     limits.max_string_bytes = 4096;
     limits.max_document_bytes = std::size_t{64} * 1024;
@@ -640,17 +626,17 @@ inline tuning_record_result parse_tuning_record(std::string_view line) {
         out.error = "a line of " + std::to_string(line.size()) + " bytes (at most 65536)";
         return out;
     }
-    const detail::json_parse_result parsed = detail::parse_json(line, limits);
+    const json_parse_result parsed = parse_json(line, limits);
     if (!parsed.ok()) {
         out.error = parsed.error;
         return out;
     }
-    const detail::json_value& v = parsed.value;
+    const json_value& v = parsed.value;
     if (!v.is_object()) {
         out.error = "a record must be a JSON object";
         return out;
     }
-    detail::record_reader in;
+    record_reader in;
     const std::uint64_t format = in.count(v, "wavefit_tuning", 1u << 30);
     if (in.error().empty() && format != static_cast<std::uint64_t>(tuning_format)) {
         out.error = "a record of tuning format " + std::to_string(format) + " (this wavefit reads format " +
@@ -659,17 +645,17 @@ inline tuning_record_result parse_tuning_record(std::string_view line) {
     }
     tuning_record& r = out.record;
     r.wavefit_version = in.text(v, "wavefit");
-    detail::read_key(in, v, r.key);
-    r.chosen = detail::read_choice(in, v, "chosen");
-    r.plan = detail::read_choice(in, v, "plan");
+    read_key(in, v, r.key);
+    r.chosen = read_choice(in, v, "chosen");
+    r.plan = read_choice(in, v, "plan");
     r.has_baseline = v.find("baseline") != nullptr;
-    if (r.has_baseline) r.baseline = detail::read_choice(in, v, "baseline");
+    if (r.has_baseline) r.baseline = read_choice(in, v, "baseline");
     if (r.chosen.baseline && !r.has_baseline) in.fail("\"chosen\" keeps a baseline the record does not have");
     r.cold_cache = in.flag(v, "cold_cache");
     r.candidates = static_cast<std::uint32_t>(in.count(v, "candidates", 1u << 20));
     r.failed = static_cast<std::uint32_t>(in.count(v, "failed", 1u << 20));
     r.tuning_ms = in.real(v, "tuning_ms");
-    r.measured_size = in.count(v, "measured_size", detail::u64_max);
+    r.measured_size = in.count(v, "measured_size", u64_max);
     if (!in.error().empty()) out.error = in.error();
     return out;
 }
@@ -702,7 +688,7 @@ public:
     // into `report`.
     void add_line(std::string_view line, std::size_t number, load_report& report) {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (detail::trim(line).empty()) return;
+        if (trim(line).empty()) return;
         tuning_record_result r = parse_tuning_record(line);
         if (!r.ok()) {
             if (report.ignored++ == 0) report.first_problem = "line " + std::to_string(number) + ": " + r.error;
@@ -763,4 +749,5 @@ private:
     std::vector<tuning_record> records_;
 };
 
+}  // namespace detail
 WAVEFIT_END_NAMESPACE

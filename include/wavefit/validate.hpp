@@ -23,7 +23,9 @@
 #include "occupancy.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
+// The kernel's own bound, or the device's maximum where the kernel has none.
 constexpr std::uint64_t kernel_max_threads(const device_limits& d, const kernel_resources& k) noexcept {
     return k.max_threads_per_block == 0 ? d.max_threads_per_block : k.max_threads_per_block;
 }
@@ -59,10 +61,10 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
 
     if (d.max_work_items_per_dimension != 0)
         for (int a = 0; a < 3; ++a)
-            if (detail::product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
+            if (product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
                 // The value saturates at 2^64-1 for a product beyond it; describe() then says "more than".
-                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true,
-                         detail::saturating_mul(grid[a], block[a]), d.max_work_items_per_dimension});
+                out.add({diagnostic_code::work_items_exceed_dispatch_limit, a, true, saturating_mul(grid[a], block[a]),
+                         d.max_work_items_per_dimension});
 
     // Registers only matter for a block the device and the kernel would otherwise accept.
     const bool shape_ok = threads > 0 && threads <= d.max_threads_per_block && threads <= kernel_max;
@@ -78,8 +80,8 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
         occupancy(d, k, threads, cfg.dynamic_shared).limits.scalar_registers == 0)
         out.add({diagnostic_code::registers_exceed_limit, -1, false, k.scalar_registers, d.scalar_registers_per_simd, true});
 
-    const std::uint64_t shared = detail::saturating_add(k.static_shared, cfg.dynamic_shared);
-    if (!detail::shared_fits_one_block(d, shared))
+    const std::uint64_t shared = saturating_add(k.static_shared, cfg.dynamic_shared);
+    if (!shared_fits_one_block(d, shared))
         out.add({diagnostic_code::shared_memory_exceeds_limit, -1, false, shared, d.shared_per_block_optin});
     else if (shared > d.shared_per_block && d.shared_per_block_optin > d.shared_per_block)
         out.add({diagnostic_code::shared_memory_requires_opt_in, -1, false, shared, d.shared_per_block});
@@ -88,8 +90,6 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
         out.add({diagnostic_code::block_not_wave_multiple, -1, false, threads, d.wave_size});
     return out;
 }
-
-namespace detail {
 
 // The checks both fast verdicts share: the launch's shape against the device and the kernel's bound,
 // and the shared memory. Registers are what differs (computed, or precomputed per kernel).
@@ -148,16 +148,12 @@ constexpr bool has_launch_errors(const device_limits& d, const kernel_resources&
     return shape_or_shared_errors(d, k, cfg) || cfg.block.volume() > register_bound;
 }
 
-}  // namespace detail
-
 // Whether launching `k` with `cfg` on `d` can work: no diagnostic of find_problems() is an error
 // (warnings allowed). The one predicate of wavefit; it is cheap (comparisons and a few divisions)
 // and allocates nothing. find_problems() and check() say what is wrong.
 constexpr bool is_launchable(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
-    return !detail::has_launch_errors(d, k, cfg);
+    return !has_launch_errors(d, k, cfg);
 }
-
-namespace detail {
 
 // The configuration of a fix (launch_fix.hpp) as the fix says it: "grid (G, 1, 1) x block (B, 1, 1),
 // which covers the same N threads in x", or "... with a grid-stride loop in the kernel over the rest of
@@ -274,29 +270,23 @@ WAVEFIT_COLD inline void describe_registers(diagnostic& out, const finding& f, c
                           threads, "), which may spill)");
 }
 
-}  // namespace detail
-
 // Renders one finding: the message names the limit, the value and the device; the fix is concrete,
 // and every configuration it names passes check() for the same device and kernel (launch_fix.hpp;
 // `shape` says what a fix may change without changing what the kernel computes). Messages are rows of
-// out-of-line appends (detail::concat), and describe() is never inlined: a launch's translation unit
+// out-of-line appends (concat), and describe() is never inlined: a launch's translation unit
 // compiles it once, on the failure path, at little cost.
 WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d, const kernel_resources& k,
-                                            const launch_config& cfg,
-                                            detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item,
-                                            std::uint64_t group_threads = 0) {
-    using detail::bytes_text;
-    using detail::concat;
-    using detail::dims_text;
-    using detail::plural;
-    const std::string dev = device_text(d);
+                                        const launch_config& cfg,
+                                        launch_work_shape shape = launch_work_shape::thread_per_item,
+                                        std::uint64_t group_threads = 0) {
+    const std::string dev = to_string(d);
     const std::string_view wave = d.wave_word();
     const std::string_view cu = d.cu_word();
     const std::string_view axis = f.axis >= 0 ? std::string_view(axis_name(f.axis)) : std::string_view();
     const std::string_view other_axis = f.axis == 0 ? "y" : "x";
     const std::uint64_t threads = cfg.block.volume();
     diagnostic out{f.code, f.severity(), {}, {}};
-    const std::string example = detail::fix_example(f, d, k, cfg, shape, group_threads);
+    const std::string example = fix_example(f, d, k, cfg, shape, group_threads);
 
     switch (f.code) {
         case diagnostic_code::zero_dimension:
@@ -337,9 +327,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                                                "spill)"
                                              : "");
             break;
-        case diagnostic_code::registers_exceed_limit:
-            detail::describe_registers(out, f, d, k, threads, dev, example);
-            break;
+        case diagnostic_code::registers_exceed_limit: describe_registers(out, f, d, k, threads, dev, example); break;
         case diagnostic_code::shared_memory_exceeds_limit:
             out.message = concat(k.static_shared, " static + ", cfg.dynamic_shared, " dynamic = ", bytes_text(f.value),
                                  " of ", d.shared_word(), " per block exceeds the ", bytes_text(f.limit),
@@ -358,7 +346,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
             break;
         case diagnostic_code::grid_dim_exceeds_device_limit:
             out.message = concat("grid ", axis, " = ", f.value, " exceeds the maximum grid ", axis, " of ",
-                                 detail::limit_text(f.limit), " on ", dev, " (grid ", dims_text(cfg.grid), ")");
+                                 limit_text(f.limit), " on ", dev, " (grid ", dims_text(cfg.grid), ")");
             out.fix = concat("use grid ", axis, " <= ", f.limit,
                              " and loop over the rest in the kernel (a grid-stride loop)", example, ", or move the excess into ",
                              other_axis, "; wavefit::plan clamps and tells you when to stride");
@@ -367,21 +355,19 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
             const int a = f.axis < 0 ? 0 : f.axis;
             const std::uint64_t b = cfg.block[a];
             // The block of the named configuration, which may differ (a block the kernel's bound refuses).
-            const std::optional<detail::launch_fix> fix = detail::fix_config(d, k, cfg, f, shape, group_threads);
+            const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape, group_threads);
             const std::uint64_t fixed_block = fix ? fix->config.block[a] : b;
-            const std::uint64_t max_grid = fixed_block == 0 ? 0 : detail::min_u64(f.limit / fixed_block, d.max_grid[a]);
-            out.message = concat("grid ", axis, " ", cfg.grid[a], " x block ", axis, " ", b, " = ", f.value,
-                                 " work-items",
-                                 f.value == detail::u64_max ? " (saturated: the exact product is 2^64 or more)" : "",
-                                 " in ", axis, " exceeds the HSA dispatch limit of ", detail::limit_text(f.limit),
-                                 " per dimension on ", dev);
+            const std::uint64_t max_grid = fixed_block == 0 ? 0 : min_u64(f.limit / fixed_block, d.max_grid[a]);
+            out.message = concat("grid ", axis, " ", cfg.grid[a], " x block ", axis, " ", b, " = ", f.value, " work-items",
+                                 f.value == u64_max ? " (saturated: the exact product is 2^64 or more)" : "", " in ", axis,
+                                 " exceeds the HSA dispatch limit of ", limit_text(f.limit), " per dimension on ", dev);
             out.fix = concat("use grid ", axis, " <= ", max_grid, " with block ", axis, " ", fixed_block,
                              " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y "
                              "and z");
             break;
         }
         case diagnostic_code::block_not_wave_multiple: {
-            const std::uint64_t waves = detail::ceil_div(threads, d.wave_size);
+            const std::uint64_t waves = ceil_div(threads, d.wave_size);
             // Lanes past the last thread, without forming waves x wave_size (which wraps for huge blocks).
             const std::uint64_t idle = d.wave_size - threads % d.wave_size;
             out.message = threads < d.wave_size
@@ -397,7 +383,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
         case diagnostic_code::grid_underfills_device: {
             // value: the grid's blocks; limit: the device's resident-block slots (detail/grid_fill.hpp).
             const std::uint64_t per_cu = d.compute_units == 0 ? 0 : f.limit / d.compute_units;
-            const std::uint64_t percent = f.limit == 0 ? 0 : (detail::saturating_mul(f.value, 100) + f.limit / 2) / f.limit;
+            const std::uint64_t percent = f.limit == 0 ? 0 : (saturating_mul(f.value, 100) + f.limit / 2) / f.limit;
             out.message = concat("the grid of ", plural(f.value, "block"), " fills ",
                                  percent == 0 ? std::string("under 1%") : concat(percent, "%"), " of the ", f.limit,
                                  " resident-block slots of ", dev, " (", per_cu, " blocks of ", threads, " threads per ",
@@ -428,9 +414,11 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                       "allows more); per_group sizes must divide the block";
             break;
     }
-    out.message += detail::runtime_outcome(f, d, cfg);
+    out.message += runtime_outcome(f, d, cfg);
     return out;
 }
+
+}  // namespace detail
 
 // Every diagnostic for launching `k` with `cfg` on `d`, errors first in the order the checks run.
 // `shape` (and `group_threads` for group_per_unit) say how the kernel maps its work onto the launch,
@@ -439,7 +427,8 @@ inline std::vector<diagnostic> check(const device_limits& d, const kernel_resour
                                      detail::launch_work_shape shape = detail::launch_work_shape::thread_per_item,
                                      std::uint64_t group_threads = 0) {
     std::vector<diagnostic> out;
-    for (const finding& f : find_problems(d, k, cfg)) out.push_back(describe(f, d, k, cfg, shape, group_threads));
+    for (const detail::finding& f : detail::find_problems(d, k, cfg))
+        out.push_back(detail::describe(f, d, k, cfg, shape, group_threads));
     return out;
 }
 

@@ -27,46 +27,9 @@ enum class grid_policy : std::uint8_t {
     coarsen,   // items_per_thread items per thread (units per block): the kernel strides
 };
 
-// The shapes of work a planned launch covers. The count is always items or units, never threads.
-enum class work_kind : std::uint8_t {
-    elements,   // n items in 1-D, one per thread
-    extent,     // a 2-D/3-D extent, one item per thread; the block is shaped x first
-    per_block,  // n units (rows, tiles, heads), one per block: softmax, layer norm, attention
-    per_wave,   // n units, one per wave (or per group of contract.group_threads threads): layer norm, RMS norm
-};
-
-// Whether the kernel reaches every item by itself whatever the grid.
-enum class coverage : std::uint8_t {
-    one_pass,      // each item has its own thread (block, wave): the grid covers everything, or the launch is refused
-    kernel_loops,  // the kernel loops (grid_stride, block_stride, wave_stride or its own): any grid is correct
-};
-
-constexpr std::string_view to_string(work_kind k) noexcept {
-    return k == work_kind::elements    ? "elements"
-           : k == work_kind::extent    ? "extent"
-           : k == work_kind::per_block ? "per_block"
-                                       : "per_wave";
-}
 constexpr std::string_view to_string(grid_policy g) noexcept {
     return g == grid_policy::cover ? "cover" : g == grid_policy::saturate ? "saturate" : "coarsen";
 }
-constexpr std::string_view to_string(coverage c) noexcept { return c == coverage::one_pass ? "one_pass" : "kernel_loops"; }
-
-// What the kernel assumes of its launch (part of a tuning record's key).
-struct kernel_contract {
-    coverage cover = coverage::one_pass;
-    bool powers_of_two = true;        // only power-of-two blocks (false: any multiple of the wave)
-    std::uint32_t max_block = 0;      // at most this many threads per block (a shared array); 0: none of its own
-    dims fixed_block{0, 0, 0};        // exactly this block (x == 0: not fixed)
-    std::uint32_t group_threads = 0;  // per_wave work: threads per unit; 0: the device's wave size
-
-    constexpr bool has_fixed_block() const noexcept { return fixed_block.x != 0; }
-    friend constexpr bool operator==(const kernel_contract& a, const kernel_contract& b) noexcept {
-        return a.cover == b.cover && a.powers_of_two == b.powers_of_two && a.max_block == b.max_block &&
-               a.fixed_block == b.fixed_block && a.group_threads == b.group_threads;
-    }
-    friend constexpr bool operator!=(const kernel_contract& a, const kernel_contract& b) noexcept { return !(a == b); }
-};
 
 // How a plan is computed, apart from the contract.
 struct plan_options {
@@ -95,6 +58,36 @@ struct plan_options {
 // Made by the factories below and refined by the modifiers, each returning a copy:
 //   wavefit::work::per_group(rows, 32, row_length).block_at_most(256)
 struct work {
+    // The shapes of work a planned launch covers. The count is always items or units, never threads.
+    enum class work_kind : std::uint8_t {
+        elements,   // n items in 1-D, one per thread
+        extent,     // a 2-D/3-D extent, one item per thread; the block is shaped x first
+        per_block,  // n units (rows, tiles, heads), one per block: softmax, layer norm, attention
+        per_wave,   // n units, one per wave (or per group of contract.group_threads threads): layer norm, RMS norm
+    };
+
+    // Whether the kernel reaches every item by itself whatever the grid.
+    enum class coverage : std::uint8_t {
+        one_pass,      // each item has its own thread (block, wave): the grid covers everything, or the launch is refused
+        kernel_loops,  // the kernel loops (grid_stride, block_stride, wave_stride or its own): any grid is correct
+    };
+
+    // What the kernel assumes of its launch (part of a tuning record's key).
+    struct kernel_contract {
+        coverage cover = coverage::one_pass;
+        bool powers_of_two = true;        // only power-of-two blocks (false: any multiple of the wave)
+        std::uint32_t max_block = 0;      // at most this many threads per block (a shared array); 0: none of its own
+        dims fixed_block{0, 0, 0};        // exactly this block (x == 0: not fixed)
+        std::uint32_t group_threads = 0;  // per_wave work: threads per unit; 0: the device's wave size
+
+        constexpr bool has_fixed_block() const noexcept { return fixed_block.x != 0; }
+        friend constexpr bool operator==(const kernel_contract& a, const kernel_contract& b) noexcept {
+            return a.cover == b.cover && a.powers_of_two == b.powers_of_two && a.max_block == b.max_block &&
+                   a.fixed_block == b.fixed_block && a.group_threads == b.group_threads;
+        }
+        friend constexpr bool operator!=(const kernel_contract& a, const kernel_contract& b) noexcept { return !(a == b); }
+    };
+
     work_kind kind = work_kind::elements;
     dims extent{0, 1, 1};  // elements, per_block, per_wave: {n, 1, 1}
     plan_options options{};
@@ -282,5 +275,23 @@ private:
         return w;
     }
 };
+
+constexpr std::string_view to_string(work::work_kind k) noexcept {
+    using work_kind = work::work_kind;
+    return k == work_kind::elements    ? "elements"
+           : k == work_kind::extent    ? "extent"
+           : k == work_kind::per_block ? "per_block"
+                                       : "per_wave";
+}
+constexpr std::string_view to_string(work::coverage c) noexcept {
+    return c == work::coverage::one_pass ? "one_pass" : "kernel_loops";
+}
+
+namespace detail {
+// The library's own spellings of the work's nested types.
+using work_kind = work::work_kind;
+using coverage = work::coverage;
+using kernel_contract = work::kernel_contract;
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

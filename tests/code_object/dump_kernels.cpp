@@ -3,7 +3,7 @@
 // with llvm-readobj and with the core's occupancy. One JSON object per kernel per line:
 //   {"target":..., "target_id":..., "name":..., "symbol":..., "vgpr_count":N, ..., "code_object_offset":N,
 //    "occupancy":[{"block":N,"active_blocks_per_cu":N,"active_waves_per_cu":N,"limiter":str}...]}
-// occupancy rows (block sizes of one wave up to the kernel's bound) use presets::find_by_arch(target).
+// occupancy rows (block sizes of one wave up to the kernel's bound) use presets::find(target).
 // Exit 0 after printing; exit 1 with the error's one line on stderr when the file is rejected;
 // exit 2 on usage errors. `--quiet` reads without printing (the corruption test only needs the
 // verdict).
@@ -51,7 +51,7 @@ void print_kernel(const wavefit::analysis::code_object_kernel& k) {
     line += std::string(",\"uses_dynamic_stack\":") + (k.uses_dynamic_stack ? "true" : "false");
     line += field("code_object_offset", k.code_object_offset);
     line += ",\"occupancy\":[";
-    if (const wavefit::device_limits* d = wavefit::presets::find_by_arch(k.target)) {
+    if (const wavefit::device_limits* d = wavefit::presets::find(k.target)) {
         const wavefit::kernel_resources r = k.resources();
         const std::uint64_t bound = r.max_threads_per_block == 0 ? d->max_threads_per_block : r.max_threads_per_block;
         bool first = true;

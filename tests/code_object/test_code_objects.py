@@ -6,7 +6,7 @@ For every sample file built from samples.hip, every field of every kernel that t
 (through the dump_kernels driver) must equal what llvm-readobj --notes prints for the same code
 object; the code objects inside offload bundles and .hip_fatbin sections are extracted with
 llvm-objcopy and clang-offload-bundler, not with wavefit. Then:
-  * each kernel's occupancy rows (wavefit::occupancy on presets::find_by_arch(target)) equal the
+  * each kernel's occupancy rows (wavefit::occupancy on presets::find(target)) equal the
     formula of hipOccupancyMaxActiveBlocksPerMultiprocessor (docs/device-facts.md section 3), for block
     sizes from 64 to the kernel's bound in steps of 64;
   * the compiler's own account in the assembly (-S) agrees: TotalNumVgprs == .vgpr_count (the

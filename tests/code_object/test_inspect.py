@@ -50,7 +50,7 @@ SAME_AS_READOBJ = {"target": "target", "target_id": "target_id", "name": "name",
                    "static_shared": "group_segment_fixed_size", "scratch": "private_segment_fixed_size",
                    "uses_dynamic_stack": "uses_dynamic_stack", "max_threads": "max_flat_workgroup_size",
                    "wave_size": "wavefront_size"}
-# The preset each target maps to (presets::find_by_arch) and the device model of docs/device-facts.md section 3.
+# The preset each target maps to (presets::find) and the device model of docs/device-facts.md section 3.
 PRESET_OF = {"gfx90a": "mi250x", "gfx940": "mi300x", "gfx941": "mi300x", "gfx942": "mi300x", "gfx950": "mi355x",
              "gfx1100": "rx7900xtx"}
 CDNA = {"simds": 4, "max_waves": 8, "vgprs": 512, "vgpr_granule": 8, "sgprs": 800, "sgpr_granule": 16}

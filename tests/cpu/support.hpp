@@ -76,20 +76,19 @@ inline checked_launch check_launch(const wavefit::device_limits& d, const wavefi
     checked_launch o;
     o.diagnostics = wavefit::check(d, k, c);
     o.valid = no_error(o.diagnostics);
-    const wavefit::findings f = wavefit::find_problems(d, k, c);
+    const wavefit::detail::findings f = wavefit::detail::find_problems(d, k, c);
     for (const wavefit::diagnostic& dg : o.diagnostics)
         o.text += std::string(wavefit::to_string(dg.code)) + " (" + std::string(wavefit::to_string(dg.severity)) +
                   "): " + dg.message + " | fix: " + dg.fix + "\n";
-    INFO("device " << wavefit::device_text(d) << ", grid (" << c.grid.x << ", " << c.grid.y << ", " << c.grid.z
-                   << "), block (" << c.block.x << ", " << c.block.y << ", " << c.block.z << "), dynamic shared "
-                   << c.dynamic_shared << "\n"
+    INFO("device " << wavefit::to_string(d) << ", grid (" << c.grid.x << ", " << c.grid.y << ", " << c.grid.z << "), block ("
+                   << c.block.x << ", " << c.block.y << ", " << c.block.z << "), dynamic shared " << c.dynamic_shared << "\n"
                    << o.text);
     REQUIRE(o.diagnostics.size() == f.size());
     REQUIRE(o.valid == !f.has_error());
-    REQUIRE(o.valid == wavefit::is_launchable(d, k, c));
+    REQUIRE(o.valid == wavefit::detail::is_launchable(d, k, c));
     for (const wavefit::diagnostic& dg : o.diagnostics) {
-        REQUIRE(dg.severity == wavefit::severity_of(dg.code));
-        REQUIRE(contains(dg.message, wavefit::device_text(d)));
+        REQUIRE(dg.severity == wavefit::detail::severity_of(dg.code));
+        REQUIRE(contains(dg.message, wavefit::to_string(d)));
         REQUIRE_FALSE(dg.fix.empty());
         REQUIRE(has_digit(dg.fix));
     }

@@ -98,12 +98,12 @@ TEST_CASE("resources() hands the metadata to the planning core unchanged", "[cod
 TEST_CASE("a unified count of 276 VGPRs+AGPRs leaves one wave per SIMD on gfx90a: one 256-thread block per CU",
           "[code_object]") {
     const auto kernels = read(cob::code_object(cob::metadata({mfma_kernel()})));
-    const wavefit::device_limits* d = wavefit::presets::find_by_arch(kernels.at(0).target_id);
+    const wavefit::device_limits* d = wavefit::presets::find(kernels.at(0).target_id);
     REQUIRE(d != nullptr);
     const wavefit::occupancy_report r = wavefit::occupancy(*d, kernels[0].resources(), 256);
     CHECK(r.active_blocks_per_cu == 1);  // 512 / align8(276) = 1 wave per SIMD, 4 SIMDs, 4 waves per block
-    CHECK(r.limited_by == wavefit::limiter::registers);
-    CHECK(wavefit::occupancy(*d, kernels[0].resources(), 320).limited_by == wavefit::limiter::block_size);
+    CHECK(r.limited_by == wavefit::occupancy_report::limiter::registers);
+    CHECK(wavefit::occupancy(*d, kernels[0].resources(), 320).limited_by == wavefit::occupancy_report::limiter::block_size);
 }
 
 TEST_CASE("the target comes from amdhsa.target, features kept in target_id", "[code_object]") {

@@ -312,7 +312,7 @@ TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
     std::size_t diagnostics = 0;
     for (const error_explanation& e : analysis::all_error_explanations())
         if (e.kind == explanation_kind::diagnostic) ++diagnostics;
-    CHECK(diagnostics == wavefit::diagnostic_code_count);
+    CHECK(diagnostics == wavefit::detail::diagnostic_code_count);
     CHECK(diagnostics == 13);
 
     for (const char* code : contract_diagnostic_codes) {
@@ -332,7 +332,7 @@ TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
     }
 
     SECTION("and they are exactly the codes diagnostic.hpp can produce") {
-        for (std::size_t i = 0; i < wavefit::diagnostic_code_count; ++i) {
+        for (std::size_t i = 0; i < wavefit::detail::diagnostic_code_count; ++i) {
             const auto code = static_cast<wavefit::diagnostic_code>(i);
             INFO(std::string(wavefit::to_string(code)));
             const error_explanation* e = find_explanation(wavefit::to_string(code));

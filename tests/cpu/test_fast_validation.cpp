@@ -36,7 +36,7 @@ TEST_CASE("the fast launch verdict equals find_problems' on every preset and ran
             const wavefit::dims block{pick(rng, {0, 1, 31, 32, 64, 100, 256, 1000, 1024, 1025}), pick(rng, {1, 1, 2, 4, 65}),
                                       pick(rng, {1, 1, 1, 64, 65})};
             const wavefit::launch_config cfg{grid, block, pick(rng, {0, 1, 8192, 49152, 65536, 100000, 232448, 232449})};
-            const bool full = wavefit::find_problems(d, k, cfg).has_error();
+            const bool full = wavefit::detail::find_problems(d, k, cfg).has_error();
             const bool fast = wavefit::detail::has_launch_errors(d, k, cfg);
             const bool cached = wavefit::detail::has_launch_errors(d, k, cfg, wavefit::detail::register_bound_threads(d, k));
             if (full != fast || full != cached) {

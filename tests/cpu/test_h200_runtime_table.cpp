@@ -42,8 +42,8 @@ std::map<std::string, std::string> recorded_attributes() {
     return attributes;
 }
 
-int attribute_value(const std::map<std::string, std::string>& attributes, wavefit::device_attribute a) {
-    using wavefit::device_attribute;
+int attribute_value(const std::map<std::string, std::string>& attributes, wavefit::detail::device_attribute a) {
+    using wavefit::detail::device_attribute;
     const char* key = "";
     switch (a) {
         case device_attribute::warp_size: key = "warp_size"; break;
@@ -73,10 +73,10 @@ int attribute_value(const std::map<std::string, std::string>& attributes, wavefi
 
 TEST_CASE("the H200's recorded runtime attributes map to exactly the h200 preset", "[h200][runtime-table]") {
     const auto attributes = recorded_attributes();
-    const wavefit::device_limits from_runtime =
-        wavefit::device_limits_from_attributes(wavefit::vendor::nvidia, attributes.at("name"), "sm_90",
-                                               [&](wavefit::device_attribute a) { return attribute_value(attributes, a); });
-    const wavefit::device_limits& preset = wavefit::presets::h200;
+    const wavefit::device_limits from_runtime = wavefit::detail::device_limits_from_attributes(
+        wavefit::device_limits::vendor_kind::nvidia, attributes.at("name"), "sm_90",
+        [&](wavefit::detail::device_attribute a) { return attribute_value(attributes, a); });
+    const wavefit::device_limits& preset = wavefit::presets::detail::h200;
 
     CHECK(from_runtime.name.view() == preset.name.view());
     CHECK(from_runtime.arch.view() == preset.arch.view());
@@ -122,7 +122,7 @@ TEST_CASE("the h200 preset reproduces every recorded cudaOccupancyMaxActiveBlock
         const std::uint64_t dynamic_shared = std::stoull(row[6]);
         const std::uint32_t runtime_blocks = static_cast<std::uint32_t>(std::stoul(row[7]));
 
-        const wavefit::occupancy_report model = wavefit::occupancy(wavefit::presets::h200, k, block, dynamic_shared);
+        const wavefit::occupancy_report model = wavefit::occupancy(wavefit::presets::detail::h200, k, block, dynamic_shared);
         INFO("row " << i << ": kernel " << row[0] << ", " << k.registers << " registers, static " << k.static_shared
                     << " B, bound " << k.max_threads_per_block << ", block " << block << ", dynamic " << dynamic_shared
                     << " B: runtime " << runtime_blocks << " blocks, model " << model.active_blocks_per_cu << " (limited by "

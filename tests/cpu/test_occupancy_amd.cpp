@@ -21,7 +21,7 @@
 namespace {
 
 using wavefit::kernel_resources;
-using wavefit::limiter;
+using limiter = wavefit::occupancy_report::limiter;
 using wavefit::occupancy;
 namespace presets = wavefit::presets;
 
@@ -165,7 +165,7 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
 void sweep_preset(const std::string& key) {
     const wavefit::device_limits& d = presets::by_name(key);
     const hip_device hip = hip_device_for(key);
-    INFO("preset " << key << " (" << wavefit::device_text(d) << ")");
+    INFO("preset " << key << " (" << wavefit::to_string(d) << ")");
     const std::uint32_t max_registers = hip.isa_major >= 10 ? 256 : 512;
 
     sweep_result regs_sweep;
@@ -251,7 +251,7 @@ TEST_CASE("deliberate difference: a block above the kernel's own bound gets 0 bl
     // threads, a launch that then fails. wavefit reports that the block cannot run at all.
     kernel_resources k{};
     k.max_threads_per_block = 256;
-    const wavefit::occupancy_report r = occupancy(presets::mi300x, k, 512);
+    const wavefit::occupancy_report r = occupancy(presets::detail::mi300x, k, 512);
     const int hip = hip_max_blocks_per_cu(hip_device_for("mi300x"), 512, 0, 0, 0, 0);
     CAPTURE(hip, r.active_blocks_per_cu);
     REQUIRE(hip == 4);
@@ -259,7 +259,7 @@ TEST_CASE("deliberate difference: a block above the kernel's own bound gets 0 bl
     REQUIRE(r.limited_by == limiter::block_size);
     REQUIRE_FALSE(r.fits());
     // At the bound itself both agree.
-    REQUIRE(occupancy(presets::mi300x, k, 256).active_blocks_per_cu == 8);
+    REQUIRE(occupancy(presets::detail::mi300x, k, 256).active_blocks_per_cu == 8);
     REQUIRE(hip_max_blocks_per_cu(hip_device_for("mi300x"), 256, 0, 0, 0, 0) == 8);
 }
 
@@ -271,14 +271,14 @@ TEST_CASE(
     // round to 264, and 1536 / 264 = 5 waves per SIMD.
     kernel_resources k{};
     k.registers = 257;
-    const wavefit::occupancy_report r = occupancy(presets::rx7900xtx, k, 32);
+    const wavefit::occupancy_report r = occupancy(presets::detail::rx7900xtx, k, 32);
     const int hip = hip_max_blocks_per_cu(hip_device_for("rx7900xtx"), 32, 257, 0, 0, 0);
     CAPTURE(hip, r.active_blocks_per_cu, r.limits.registers);
     REQUIRE(hip == 20);  // 4 SIMDs x 5 waves of one wave each
     REQUIRE(r.active_blocks_per_cu == 0);
     REQUIRE(r.limited_by == limiter::registers);
     k.registers = 256;
-    REQUIRE(occupancy(presets::rx7900xtx, k, 32).active_blocks_per_cu == 20);
+    REQUIRE(occupancy(presets::detail::rx7900xtx, k, 32).active_blocks_per_cu == 20);
     REQUIRE(hip_max_blocks_per_cu(hip_device_for("rx7900xtx"), 32, 256, 0, 0, 0) == 20);
 }
 
@@ -307,20 +307,20 @@ TEST_CASE("a 1024-thread block fits with 128 VGPRs and not with 129 or 256 on gf
     // 1024 threads = 16 waves = 4 per SIMD; 512 / 128 = 4 waves per SIMD fit, 512 / 136 = 3 do not.
     kernel_resources k{};
     k.registers = 128;
-    const wavefit::occupancy_report fits = occupancy(presets::mi300x, k, 1024);
+    const wavefit::occupancy_report fits = occupancy(presets::detail::mi300x, k, 1024);
     CAPTURE(fits.active_blocks_per_cu, fits.limits.registers);
     REQUIRE(fits.active_blocks_per_cu == 1);
     for (std::uint32_t regs : {129u, 256u}) {
         k.registers = regs;
-        const wavefit::occupancy_report r = occupancy(presets::mi300x, k, 1024);
+        const wavefit::occupancy_report r = occupancy(presets::detail::mi300x, k, 1024);
         CAPTURE(regs, r.active_blocks_per_cu, r.limits.registers);
         REQUIRE(r.active_blocks_per_cu == 0);
         REQUIRE(r.limited_by == limiter::registers);
         REQUIRE_FALSE(r.fits());
     }
-    REQUIRE(wavefit::max_registers_for_block(presets::mi300x, 1024) == 128);
-    REQUIRE(wavefit::max_registers_for_block(presets::mi300x, 512) == 256);
-    REQUIRE(wavefit::max_registers_for_block(presets::mi300x, 256) == 512);
+    REQUIRE(wavefit::detail::max_registers_for_block(presets::detail::mi300x, 1024) == 128);
+    REQUIRE(wavefit::detail::max_registers_for_block(presets::detail::mi300x, 512) == 256);
+    REQUIRE(wavefit::detail::max_registers_for_block(presets::detail::mi300x, 256) == 512);
 }
 
 TEST_CASE("kokkos#9402: 132 VGPRs on MI300A allow blocks of 768 threads, not 1024", "[occupancy][amd]") {
@@ -329,18 +329,18 @@ TEST_CASE("kokkos#9402: 132 VGPRs on MI300A allow blocks of 768 threads, not 102
     // [116737, 466943] and the dispatch aborted with HSA_STATUS_ERROR_INVALID_ISA, while 512 ran.
     kernel_resources k{};
     k.registers = 132;  // align_up(132, 8) = 136: 512 / 136 = 3 waves per SIMD, 12 per CU
-    const wavefit::occupancy_report at_1024 = occupancy(presets::mi300a, k, 1024);
-    const wavefit::occupancy_report at_512 = occupancy(presets::mi300a, k, 512);
+    const wavefit::occupancy_report at_1024 = occupancy(presets::detail::mi300a, k, 1024);
+    const wavefit::occupancy_report at_512 = occupancy(presets::detail::mi300a, k, 512);
     CAPTURE(at_1024.active_blocks_per_cu, at_1024.limits.registers, at_512.active_blocks_per_cu);
     REQUIRE(at_1024.active_blocks_per_cu == 0);
     REQUIRE(at_1024.limited_by == limiter::registers);
     REQUIRE(at_512.active_blocks_per_cu == 1);
     REQUIRE(at_512.limited_by == limiter::registers);
-    REQUIRE(wavefit::largest_runnable_block(presets::mi300a, k) == 768);
+    REQUIRE(wavefit::detail::largest_runnable_block(presets::detail::mi300a, k) == 768);
 }
 
 TEST_CASE("the limiter names the resource that bounds residency, waves first on a tie", "[occupancy][amd]") {
-    const wavefit::device_limits& d = presets::mi300x;
+    const wavefit::device_limits& d = presets::detail::mi300x;
     struct row {
         const char* what;
         std::uint32_t registers;
@@ -380,22 +380,22 @@ TEST_CASE("the limiter names the resource that bounds residency, waves first on 
     }
     // AMD has no hardware block-slot limit in HIP's model: 64-thread blocks reach 32 per CU.
     REQUIRE(occupancy(d, kernel_resources{}, 64).active_blocks_per_cu == 32);
-    REQUIRE(occupancy(d, kernel_resources{}, 64).limits.blocks == wavefit::block_limits::unlimited);
+    REQUIRE(occupancy(d, kernel_resources{}, 64).limits.blocks == wavefit::detail::block_limits::unlimited);
 }
 
 TEST_CASE("SGPRs never limit on gfx1100", "[occupancy][amd]") {
     kernel_resources k{};
     k.scalar_registers = 112;
-    const wavefit::occupancy_report r = occupancy(presets::rx7900xtx, k, 32);
+    const wavefit::occupancy_report r = occupancy(presets::detail::rx7900xtx, k, 32);
     CAPTURE(r.active_blocks_per_cu, r.limits.scalar_registers);
-    REQUIRE(r.limits.scalar_registers == wavefit::block_limits::unlimited);
+    REQUIRE(r.limits.scalar_registers == wavefit::detail::block_limits::unlimited);
     REQUIRE(r.active_blocks_per_cu == 64);  // 4 SIMDs x 16 waves
 }
 
 TEST_CASE("the occupancy ratio is resident waves over 32 on gfx9 and over 64 on gfx1100", "[occupancy][amd]") {
     kernel_resources k{};
     k.registers = 96;  // gfx942: 512 / 96 = 5 waves per SIMD = 20 per CU
-    const wavefit::occupancy_report cdna = occupancy(presets::mi300x, k, 256);
+    const wavefit::occupancy_report cdna = occupancy(presets::detail::mi300x, k, 256);
     CAPTURE(cdna.active_blocks_per_cu, cdna.active_waves_per_cu, cdna.max_waves_per_cu, cdna.occupancy);
     REQUIRE(cdna.max_waves_per_cu == 32);
     REQUIRE(cdna.active_blocks_per_cu == 5);
@@ -403,7 +403,7 @@ TEST_CASE("the occupancy ratio is resident waves over 32 on gfx9 and over 64 on 
     REQUIRE(cdna.occupancy == Approx(20.0 / 32.0));
 
     k.registers = 128;  // gfx1100: align_up(128, 24) = 144, 1536 / 144 = 10 waves per SIMD = 40 per WGP
-    const wavefit::occupancy_report rdna = occupancy(presets::rx7900xtx, k, 256);
+    const wavefit::occupancy_report rdna = occupancy(presets::detail::rx7900xtx, k, 256);
     CAPTURE(rdna.active_blocks_per_cu, rdna.active_waves_per_cu, rdna.max_waves_per_cu, rdna.occupancy);
     REQUIRE(rdna.max_waves_per_cu == 64);
     REQUIRE(rdna.active_blocks_per_cu == 5);
@@ -416,7 +416,7 @@ TEST_CASE("LDS is divided by the exact byte count, as HIP does, not by 512-byte 
     // exact size (docs/device-facts.md §3). 21845 bytes: 65536 / 21845 = 3 blocks (22016 bytes rounded would give 2).
     kernel_resources k{};
     k.static_shared = 21845;
-    const wavefit::occupancy_report r = occupancy(presets::mi300x, k, 64);
+    const wavefit::occupancy_report r = occupancy(presets::detail::mi300x, k, 64);
     CAPTURE(r.active_blocks_per_cu, r.limits.shared_memory);
     REQUIRE(r.active_blocks_per_cu == 3);
     REQUIRE(r.limited_by == limiter::shared_memory);
@@ -424,7 +424,9 @@ TEST_CASE("LDS is divided by the exact byte count, as HIP does, not by 512-byte 
 }
 
 TEST_CASE("AMD occupancy is a constant expression", "[occupancy][amd]") {
-    static_assert(occupancy(presets::mi300x, kernel_resources{}, 256).active_blocks_per_cu == 8, "8 blocks of 4 waves");
-    static_assert(occupancy(presets::mi300x, kernel_resources{}, 1024).active_waves_per_cu == 32, "2 blocks of 16 waves");
+    static_assert(occupancy(presets::detail::mi300x, kernel_resources{}, 256).active_blocks_per_cu == 8,
+                  "8 blocks of 4 waves");
+    static_assert(occupancy(presets::detail::mi300x, kernel_resources{}, 1024).active_waves_per_cu == 32,
+                  "2 blocks of 16 waves");
     SUCCEED();
 }

@@ -20,7 +20,7 @@
 namespace {
 
 using wavefit::kernel_resources;
-using wavefit::limiter;
+using limiter = wavefit::occupancy_report::limiter;
 using wavefit::occupancy;
 namespace presets = wavefit::presets;
 
@@ -175,7 +175,7 @@ void require_no_mismatch(const char* sweep, const sweep_result& s) {
 void sweep_preset(const std::string& key) {
     const wavefit::device_limits& d = presets::by_name(key);
     const cuda_device_prop p = cuda_device_for(key);
-    INFO("preset " << key << " (" << wavefit::device_text(d) << ")");
+    INFO("preset " << key << " (" << wavefit::to_string(d) << ")");
 
     sweep_result regs_sweep;
     kernel_resources k{};
@@ -204,7 +204,7 @@ wavefit::occupancy_report h200(std::uint32_t registers, std::uint64_t block, std
     kernel_resources k{};
     k.registers = registers;
     k.static_shared = static_shared;
-    return occupancy(presets::h200, k, block, dynamic_shared);
+    return occupancy(presets::detail::h200, k, block, dynamic_shared);
 }
 
 }  // namespace
@@ -283,8 +283,8 @@ TEST_CASE("a 1024-thread block fits with 64 registers per thread and not with 65
     CAPTURE(r.active_blocks_per_cu, r.limits.registers);
     REQUIRE(r.active_blocks_per_cu == 0);
     REQUIRE(r.limited_by == limiter::registers);
-    REQUIRE(wavefit::max_registers_for_block(presets::h200, 1024) == 64);
-    REQUIRE(wavefit::max_registers_for_block(presets::h200, 32) == 255);
+    REQUIRE(wavefit::detail::max_registers_for_block(presets::detail::h200, 1024) == 64);
+    REQUIRE(wavefit::detail::max_registers_for_block(presets::detail::h200, 32) == 255);
 }
 
 TEST_CASE("more than 255 registers per thread cannot run on NVIDIA", "[occupancy][nvidia]") {
@@ -311,8 +311,8 @@ TEST_CASE("shared memory up to the opt-in maximum is modelled on NVIDIA, one byt
     REQUIRE(h200(0, 128, 0, 49152).active_blocks_per_cu == 4);
     // A100: 163 KiB opt-in, 164 KiB per SM.
     kernel_resources k{};
-    REQUIRE(occupancy(presets::a100, k, 128, 166912).active_blocks_per_cu == 1);
-    REQUIRE(occupancy(presets::a100, k, 128, 166913).active_blocks_per_cu == 0);
+    REQUIRE(occupancy(presets::detail::a100, k, 128, 166912).active_blocks_per_cu == 1);
+    REQUIRE(occupancy(presets::detail::a100, k, 128, 166913).active_blocks_per_cu == 0);
 }
 
 TEST_CASE("every block reserves 1 KiB of shared memory on NVIDIA even without using any", "[occupancy][nvidia]") {
@@ -324,6 +324,7 @@ TEST_CASE("every block reserves 1 KiB of shared memory on NVIDIA even without us
 }
 
 TEST_CASE("NVIDIA occupancy is a constant expression", "[occupancy][nvidia]") {
-    static_assert(occupancy(presets::h200, kernel_resources{}, 256).active_blocks_per_cu == 8, "8 blocks of 8 warps");
+    static_assert(occupancy(presets::detail::h200, kernel_resources{}, 256).active_blocks_per_cu == 8,
+                  "8 blocks of 8 warps");
     SUCCEED();
 }

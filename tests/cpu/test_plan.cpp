@@ -19,10 +19,10 @@
 
 namespace {
 
-using wavefit::block_rule;
+using block_rule = wavefit::launch_plan::block_rule;
 using wavefit::diagnostic_code;
 using wavefit::dims;
-using wavefit::grid_clamp;
+using grid_clamp = wavefit::launch_plan::grid_clamp;
 using wavefit::kernel_resources;
 using wavefit::launch_plan;
 using wavefit::plan;
@@ -46,7 +46,7 @@ void require_launchable(const launch_plan& p, const wavefit::device_limits& d, c
 }  // namespace
 
 TEST_CASE("0 elements give an empty plan that launches nothing", "[plan]") {
-    for (const wavefit::presets::preset& pr : presets::all) {
+    for (const auto& pr : presets::all) {
         const launch_plan p = plan(pr.limits, kernel_resources{}, 0);
         const std::string reason = wavefit::plan_reason(p, pr.limits, kernel_resources{});
         CAPTURE(pr.key, reason, p.grid.x);
@@ -57,7 +57,7 @@ TEST_CASE("0 elements give an empty plan that launches nothing", "[plan]") {
         REQUIRE_FALSE(p.grid_stride);
         REQUIRE(contains(reason, "nothing to launch"));
     }
-    const launch_plan extent = plan(presets::h200, kernel_resources{}, dims{0, 5, 7});
+    const launch_plan extent = plan(presets::detail::h200, kernel_resources{}, dims{0, 5, 7});
     CAPTURE(extent.grid.x);
     REQUIRE(extent.ok());
     REQUIRE(extent.empty);
@@ -65,13 +65,13 @@ TEST_CASE("0 elements give an empty plan that launches nothing", "[plan]") {
 }
 
 TEST_CASE("1 element is one block of one wave", "[plan]") {
-    const launch_plan amd = plan(presets::mi300x, kernel_resources{}, 1);
+    const launch_plan amd = plan(presets::detail::mi300x, kernel_resources{}, 1);
     CAPTURE(amd.block.x, amd.grid.x);
     REQUIRE(amd.block.x == 64);
     REQUIRE(amd.grid.x == 1);
     REQUIRE_FALSE(amd.grid_stride);
-    require_launchable(amd, presets::mi300x, kernel_resources{});
-    const launch_plan nv = plan(presets::h200, kernel_resources{}, 1);
+    require_launchable(amd, presets::detail::mi300x, kernel_resources{});
+    const launch_plan nv = plan(presets::detail::h200, kernel_resources{}, 1);
     CAPTURE(nv.block.x, nv.grid.x);
     REQUIRE(nv.block.x == 32);
     REQUIRE(nv.grid.x == 1);
@@ -85,12 +85,12 @@ TEST_CASE("one wave minus one, one wave and one wave plus one element", "[plan]"
         std::uint64_t grid;
     };
     const row rows[] = {
-        {&presets::mi300x, 63, 64, 1}, {&presets::mi300x, 64, 64, 1}, {&presets::mi300x, 65, 64, 2},
-        {&presets::h200, 31, 32, 1},   {&presets::h200, 32, 32, 1},   {&presets::h200, 33, 32, 2},
+        {&presets::detail::mi300x, 63, 64, 1}, {&presets::detail::mi300x, 64, 64, 1}, {&presets::detail::mi300x, 65, 64, 2},
+        {&presets::detail::h200, 31, 32, 1},   {&presets::detail::h200, 32, 32, 1},   {&presets::detail::h200, 33, 32, 2},
     };
     for (const row& x : rows) {
         const launch_plan p = plan(*x.d, kernel_resources{}, x.elements);
-        CAPTURE(wavefit::device_text(*x.d), x.elements, p.block.x, p.grid.x);
+        CAPTURE(wavefit::to_string(*x.d), x.elements, p.block.x, p.grid.x);
         REQUIRE(p.block.x == x.block);
         REQUIRE(p.grid.x == x.grid);
         REQUIRE_FALSE(p.grid_stride);
@@ -99,7 +99,7 @@ TEST_CASE("one wave minus one, one wave and one wave plus one element", "[plan]"
 }
 
 TEST_CASE("small work spreads over min(CUs, ceil(n / wave)) CUs", "[plan]") {
-    for (const wavefit::presets::preset& pr : presets::all) {
+    for (const auto& pr : presets::all) {
         const wavefit::device_limits& d = pr.limits;
         const std::uint64_t full_row = std::uint64_t{d.compute_units} * d.wave_size;
         for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{100}, full_row - 1, full_row, full_row + 1, 2 * full_row,
@@ -115,8 +115,8 @@ TEST_CASE("small work spreads over min(CUs, ceil(n / wave)) CUs", "[plan]") {
         }
     }
     // 2 x 304 x 64 elements on the MI300X: blocks of 2 waves, one per CU.
-    const launch_plan p = plan(presets::mi300x, kernel_resources{}, 38912);
-    const std::string reason = wavefit::plan_reason(p, presets::mi300x, kernel_resources{});
+    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, 38912);
+    const std::string reason = wavefit::plan_reason(p, presets::detail::mi300x, kernel_resources{});
     CAPTURE(reason);
     REQUIRE(p.block.x == 128);
     REQUIRE(p.grid.x == 304);
@@ -129,14 +129,14 @@ TEST_CASE("small work spreads over min(CUs, ceil(n / wave)) CUs", "[plan]") {
 TEST_CASE("small work is not spread when spread_small_work is off", "[plan]") {
     wavefit::plan_options opt;
     opt.spread_small_work = false;
-    const launch_plan p = plan(presets::mi300x, kernel_resources{}, 1, opt);
+    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, 1, opt);
     CAPTURE(p.block.x);
     REQUIRE(p.block.x == 256);
     REQUIRE(p.grid.x == 1);
 }
 
 TEST_CASE("large work uses the smallest best-occupancy block of at least 256 threads", "[plan]") {
-    for (const wavefit::presets::preset& pr : presets::all) {
+    for (const auto& pr : presets::all) {
         const launch_plan p = plan(pr.limits, kernel_resources{}, std::uint64_t{1} << 30);
         CAPTURE(pr.key, p.block.x, p.occupancy.occupancy);
         REQUIRE(p.block.x == 256);
@@ -146,37 +146,37 @@ TEST_CASE("large work uses the smallest best-occupancy block of at least 256 thr
     }
     SECTION("168 registers on the H200: 12 warps per SM, reached by 384 threads but not by 256") {
         // Any wave multiple allowed: 384.
-        const launch_plan any =
-            plan(presets::h200, with_registers(168), work::elements(std::uint64_t{1} << 26).block_any_wave_multiple());
+        const launch_plan any = plan(presets::detail::h200, with_registers(168),
+                                     work::elements(std::uint64_t{1} << 26).block_any_wave_multiple());
         CAPTURE(any.block.x, any.occupancy.active_waves_per_cu);
         REQUIRE(any.block.x == 384);
         REQUIRE(any.occupancy.active_waves_per_cu == 12);
-        REQUIRE(wavefit::occupancy(presets::h200, with_registers(168), 256).active_waves_per_cu == 8);
-        require_launchable(any, presets::h200, with_registers(168));
+        REQUIRE(wavefit::occupancy(presets::detail::h200, with_registers(168), 256).active_waves_per_cu == 8);
+        require_launchable(any, presets::detail::h200, with_registers(168));
         // The default contract (powers of two): 128 reaches the same 12 warps (3 blocks), 256 and 512 do not.
-        const launch_plan pow2 = plan(presets::h200, with_registers(168), std::uint64_t{1} << 26);
+        const launch_plan pow2 = plan(presets::detail::h200, with_registers(168), std::uint64_t{1} << 26);
         CAPTURE(pow2.block.x, pow2.occupancy.active_waves_per_cu);
         REQUIRE(pow2.block.x == 128);
         REQUIRE(pow2.occupancy.active_waves_per_cu == 12);
         REQUIRE(pow2.rule == block_rule::best_occupancy_below_min);
-        require_launchable(pow2, presets::h200, with_registers(168));
+        require_launchable(pow2, presets::detail::h200, with_registers(168));
     }
     SECTION("plan_options::min_efficient_block moves the preference") {
         wavefit::plan_options opt;
         opt.min_efficient_block = 512;
-        const launch_plan p = plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 30, opt);
+        const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, std::uint64_t{1} << 30, opt);
         CAPTURE(p.block.x);
         REQUIRE(p.block.x == 512);
-        REQUIRE(contains(wavefit::plan_reason(p, presets::mi300x, kernel_resources{}), "at least 512 threads"));
+        REQUIRE(contains(wavefit::plan_reason(p, presets::detail::mi300x, kernel_resources{}), "at least 512 threads"));
     }
 }
 
 TEST_CASE("a kernel bound of 128 keeps the block at 128 or less", "[plan]") {
     const kernel_resources k = with_bound(128);
-    for (const wavefit::device_limits* d : {&presets::mi300x, &presets::h200}) {
+    for (const wavefit::device_limits* d : {&presets::detail::mi300x, &presets::detail::h200}) {
         const launch_plan p = plan(*d, k, std::uint64_t{1} << 24);
         const std::string reason = wavefit::plan_reason(p, *d, k);
-        CAPTURE(wavefit::device_text(*d), p.block.x, reason);
+        CAPTURE(wavefit::to_string(*d), p.block.x, reason);
         REQUIRE(p.block.x == 128);
         REQUIRE(p.rule == block_rule::best_occupancy_below_min);
         REQUIRE(contains(reason, "kernel's bound"));
@@ -186,8 +186,8 @@ TEST_CASE("a kernel bound of 128 keeps the block at 128 or less", "[plan]") {
 
 TEST_CASE("a kernel bound of 32 on wave64 gives block 32 with a partial-wave warning", "[plan]") {
     const kernel_resources k = with_bound(32);
-    const launch_plan p = plan(presets::mi300x, k, std::uint64_t{1} << 20);
-    const std::string reason = wavefit::plan_reason(p, presets::mi300x, k);
+    const launch_plan p = plan(presets::detail::mi300x, k, std::uint64_t{1} << 20);
+    const std::string reason = wavefit::plan_reason(p, presets::detail::mi300x, k);
     CAPTURE(p.block.x, reason);
     REQUIRE(p.block.x == 32);
     REQUIRE(p.rule == block_rule::kernel_bound_below_wave);
@@ -197,7 +197,7 @@ TEST_CASE("a kernel bound of 32 on wave64 gives block 32 with a partial-wave war
     REQUIRE(p.grid.x == (std::uint64_t{1} << 20) / 32);
     REQUIRE(contains(reason, "below one 64-thread wave"));
     // On a 32-wide device the same bound is a whole warp: no warning.
-    const launch_plan nv = plan(presets::h200, k, std::uint64_t{1} << 20);
+    const launch_plan nv = plan(presets::detail::h200, k, std::uint64_t{1} << 20);
     CAPTURE(nv.block.x);
     REQUIRE(nv.block.x == 32);
     REQUIRE(nv.problems.empty());
@@ -207,29 +207,29 @@ TEST_CASE("registers that make 1024 threads impossible give a smaller block", "[
     SECTION("256 VGPRs on the MI300X: 512 threads at most, even when 1024 is preferred") {
         wavefit::plan_options opt;
         opt.min_efficient_block = 1024;
-        const launch_plan p = plan(presets::mi300x, with_registers(256), std::uint64_t{1} << 26, opt);
+        const launch_plan p = plan(presets::detail::mi300x, with_registers(256), std::uint64_t{1} << 26, opt);
         CAPTURE(p.block.x, p.occupancy.active_waves_per_cu);
         REQUIRE(p.block.x == 512);
         REQUIRE(p.rule == block_rule::best_occupancy_below_min);
         REQUIRE(p.occupancy.active_waves_per_cu == 8);
-        require_launchable(p, presets::mi300x, with_registers(256));
+        require_launchable(p, presets::detail::mi300x, with_registers(256));
     }
     SECTION("kokkos#9402: 132 VGPRs on the MI300A for the failing work sizes") {
         // Kokkos picked 1024 for nwork in [116737, 466943] and the dispatch aborted.
         for (std::uint64_t nwork : {116736u, 116737u, 118638u, 195112u, 466943u, 466944u}) {
-            const launch_plan p = plan(presets::mi300a, with_registers(132), nwork);
+            const launch_plan p = plan(presets::detail::mi300a, with_registers(132), nwork);
             CAPTURE(nwork, p.block.x);
             REQUIRE(p.block.x <= 768);
-            require_launchable(p, presets::mi300a, with_registers(132));
+            require_launchable(p, presets::detail::mi300a, with_registers(132));
         }
     }
     SECTION("65 registers on the H200: block 1024 cannot run, the plan never picks it") {
         wavefit::plan_options opt;
         opt.min_efficient_block = 1024;
-        const launch_plan p = plan(presets::h200, with_registers(65), std::uint64_t{1} << 26, opt);
+        const launch_plan p = plan(presets::detail::h200, with_registers(65), std::uint64_t{1} << 26, opt);
         CAPTURE(p.block.x);
         REQUIRE(p.block.x < 1024);
-        require_launchable(p, presets::h200, with_registers(65));
+        require_launchable(p, presets::detail::h200, with_registers(65));
     }
 }
 
@@ -237,17 +237,17 @@ TEST_CASE("shared memory per block limits residency and the plan grows the block
     SECTION("32 KiB of LDS on the MI300X: 2 blocks per CU, so 16-wave blocks fill it") {
         kernel_resources k{};
         k.static_shared = 32768;
-        const launch_plan p = plan(presets::mi300x, k, std::uint64_t{1} << 26);
+        const launch_plan p = plan(presets::detail::mi300x, k, std::uint64_t{1} << 26);
         CAPTURE(p.block.x, p.occupancy.active_blocks_per_cu, p.occupancy.limits.shared_memory);
         REQUIRE(p.occupancy.limits.shared_memory == 2);
         REQUIRE(p.block.x == 1024);
         REQUIRE(p.occupancy.active_waves_per_cu == 32);
-        require_launchable(p, presets::mi300x, k);
+        require_launchable(p, presets::detail::mi300x, k);
     }
     SECTION("100 KiB of dynamic shared memory on the H200: 2 blocks per SM") {
         wavefit::plan_options opt;
         opt.dynamic_shared = 102400;  // + 1024 reserved = 103424; 233472 / 103424 = 2
-        const launch_plan p = plan(presets::h200, kernel_resources{}, std::uint64_t{1} << 26, opt);
+        const launch_plan p = plan(presets::detail::h200, kernel_resources{}, std::uint64_t{1} << 26, opt);
         CAPTURE(p.block.x, p.occupancy.active_blocks_per_cu);
         REQUIRE(p.occupancy.limits.shared_memory == 2);
         REQUIRE(p.block.x == 1024);
@@ -260,11 +260,11 @@ TEST_CASE("shared memory per block limits residency and the plan grows the block
     SECTION("16 KiB on the MI300X with block 64 preferred by spreading still fits 4 blocks") {
         kernel_resources k{};
         k.static_shared = 16384;
-        const launch_plan p = plan(presets::mi300x, k, 64);
+        const launch_plan p = plan(presets::detail::mi300x, k, 64);
         CAPTURE(p.block.x, p.occupancy.active_blocks_per_cu);
         REQUIRE(p.block.x == 64);
         REQUIRE(p.occupancy.active_blocks_per_cu == 4);
-        REQUIRE(p.occupancy.limited_by == wavefit::limiter::shared_memory);
+        REQUIRE(p.occupancy.limited_by == wavefit::occupancy_report::limiter::shared_memory);
     }
 }
 
@@ -272,8 +272,8 @@ TEST_CASE("a kernel that cannot run at all gives an infeasible plan that says wh
     SECTION("static LDS above the MI300X's 64 KiB") {
         kernel_resources k{};
         k.static_shared = 65537;
-        const launch_plan p = plan(presets::mi300x, k, 1000);
-        const std::string reason = wavefit::plan_reason(p, presets::mi300x, k);
+        const launch_plan p = plan(presets::detail::mi300x, k, 1000);
+        const std::string reason = wavefit::plan_reason(p, presets::detail::mi300x, k);
         CAPTURE(reason);
         REQUIRE_FALSE(p.ok());
         REQUIRE_FALSE(p.feasible);
@@ -284,15 +284,15 @@ TEST_CASE("a kernel that cannot run at all gives an infeasible plan that says wh
         REQUIRE(contains(reason, "65537"));
     }
     SECTION("600 VGPRs on the MI300X") {
-        const launch_plan p = plan(presets::mi300x, with_registers(600), 1000);
-        CAPTURE(wavefit::plan_reason(p, presets::mi300x, with_registers(600)));
+        const launch_plan p = plan(presets::detail::mi300x, with_registers(600), 1000);
+        CAPTURE(wavefit::plan_reason(p, presets::detail::mi300x, with_registers(600)));
         REQUIRE_FALSE(p.ok());
         REQUIRE(p.problems.contains(diagnostic_code::registers_exceed_limit));
     }
     SECTION("the same for extents") {
         kernel_resources k{};
         k.static_shared = 232449;
-        const launch_plan p = plan(presets::h200, k, dims{100, 100});
+        const launch_plan p = plan(presets::detail::h200, k, dims{100, 100});
         REQUIRE_FALSE(p.ok());
         REQUIRE(p.problems.contains(diagnostic_code::shared_memory_exceeds_limit));
     }
@@ -317,63 +317,63 @@ TEST_CASE("2^33 elements of a kernel that loops clamp grid x to 16,777,215 block
 
 TEST_CASE("2^33 elements fit the H200 without striding", "[plan][nvidia]") {
     const std::uint64_t n = std::uint64_t{1} << 33;
-    const launch_plan p = plan(presets::h200, kernel_resources{}, n);
+    const launch_plan p = plan(presets::detail::h200, kernel_resources{}, n);
     CAPTURE(p.block.x, p.grid.x);
     REQUIRE(p.block.x == 256);
     REQUIRE(p.grid.x == 33554432);
     REQUIRE_FALSE(p.grid_stride);
     REQUIRE(p.clamps[0] == grid_clamp::none);
-    require_launchable(p, presets::h200, kernel_resources{});
+    require_launchable(p, presets::detail::h200, kernel_resources{});
 }
 
 TEST_CASE("2^64-1 elements of a kernel that loops plan without overflow on both vendors", "[plan]") {
-    const launch_plan amd = plan(presets::mi300x, kernel_resources{}, work::elements(u64_max).kernel_loops());
+    const launch_plan amd = plan(presets::detail::mi300x, kernel_resources{}, work::elements(u64_max).kernel_loops());
     CAPTURE(amd.grid.x, amd.block.x);
     REQUIRE(amd.grid.x == 16777215);
     REQUIRE(amd.grid_stride);
-    require_launchable(amd, presets::mi300x, kernel_resources{});
+    require_launchable(amd, presets::detail::mi300x, kernel_resources{});
 
-    const launch_plan nv = plan(presets::h200, kernel_resources{}, work::elements(u64_max).kernel_loops());
-    const std::string reason = wavefit::plan_reason(nv, presets::h200, kernel_resources{});
+    const launch_plan nv = plan(presets::detail::h200, kernel_resources{}, work::elements(u64_max).kernel_loops());
+    const std::string reason = wavefit::plan_reason(nv, presets::detail::h200, kernel_resources{});
     CAPTURE(nv.grid.x, nv.block.x, reason);
     REQUIRE(nv.grid.x == 2147483647u);
     REQUIRE(nv.grid_stride);
     REQUIRE(nv.clamps[0] == grid_clamp::device_grid_limit);
     REQUIRE(contains(reason, "18446744073709551615"));
     REQUIRE(contains(reason, "maximum grid x"));
-    require_launchable(nv, presets::h200, kernel_resources{});
+    require_launchable(nv, presets::detail::h200, kernel_resources{});
 }
 
 TEST_CASE("extent plans shape the block x first and cover every axis", "[plan][extent]") {
     SECTION("1024 x 1024 on the MI300X: rows of 256") {
-        const launch_plan p = plan(presets::mi300x, kernel_resources{}, dims{1024, 1024});
+        const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, dims{1024, 1024});
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE(p.block == dims{256, 1, 1});
         REQUIRE(p.grid == dims{4, 1024, 1});
         REQUIRE_FALSE(p.grid_stride);
-        require_launchable(p, presets::mi300x, kernel_resources{});
+        require_launchable(p, presets::detail::mi300x, kernel_resources{});
     }
     SECTION("16 x 16 x 16 on the MI300X: one wave as 16 x 4") {
-        const launch_plan p = plan(presets::mi300x, kernel_resources{}, dims{16, 16, 16});
+        const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, dims{16, 16, 16});
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE(p.block == dims{16, 4, 1});
         REQUIRE(p.grid == dims{1, 4, 16});
         REQUIRE(p.block.volume() % 64 == 0);
-        require_launchable(p, presets::mi300x, kernel_resources{});
+        require_launchable(p, presets::detail::mi300x, kernel_resources{});
     }
     SECTION("64 x 64 x 64 on the H200: 64 x 4 blocks") {
-        const launch_plan p = plan(presets::h200, kernel_resources{}, dims{64, 64, 64});
+        const launch_plan p = plan(presets::detail::h200, kernel_resources{}, dims{64, 64, 64});
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE(p.block == dims{64, 4, 1});
         REQUIRE(p.grid == dims{1, 16, 64});
-        require_launchable(p, presets::h200, kernel_resources{});
+        require_launchable(p, presets::detail::h200, kernel_resources{});
     }
     SECTION("a long z axis on the H200 keeps block z within 64") {
-        const launch_plan p = plan(presets::h200, kernel_resources{}, dims{1, 1, 1000000});
+        const launch_plan p = plan(presets::detail::h200, kernel_resources{}, dims{1, 1, 1000000});
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.z);
         REQUIRE(p.block.z <= 64);
         REQUIRE(p.grid.z * p.block.z >= 1000000);
-        require_launchable(p, presets::h200, kernel_resources{});
+        require_launchable(p, presets::detail::h200, kernel_resources{});
     }
 }
 
@@ -383,11 +383,11 @@ TEST_CASE("extent plans of a kernel that loops clamp grid y and z per axis and t
             const wavefit::device_limits* d;
             std::uint64_t y_limit;
         };
-        for (const row& x : {row{&presets::h200, 65535}, row{&presets::mi300x, 65536}}) {
+        for (const row& x : {row{&presets::detail::h200, 65535}, row{&presets::detail::mi300x, 65536}}) {
             const launch_plan p =
                 plan(*x.d, kernel_resources{}, work::over(dims{64, std::uint64_t{1} << 20}).kernel_loops());
             const std::string reason = wavefit::plan_reason(p, *x.d, kernel_resources{});
-            CAPTURE(wavefit::device_text(*x.d), p.block.x, p.block.y, p.grid.x, p.grid.y, reason);
+            CAPTURE(wavefit::to_string(*x.d), p.block.x, p.block.y, p.grid.x, p.grid.y, reason);
             REQUIRE(p.block == dims{64, 4, 1});
             REQUIRE(p.grid.y == x.y_limit);
             REQUIRE(p.clamps[1] == grid_clamp::device_grid_limit);
@@ -398,26 +398,27 @@ TEST_CASE("extent plans of a kernel that loops clamp grid y and z per axis and t
         }
     }
     SECTION("grid z stops at 65535 on the H200") {
-        const launch_plan p = plan(presets::h200, kernel_resources{}, work::over(dims{64, 1, std::uint64_t{1} << 24}).kernel_loops());
+        const launch_plan p =
+            plan(presets::detail::h200, kernel_resources{}, work::over(dims{64, 1, std::uint64_t{1} << 24}).kernel_loops());
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE(p.block == dims{64, 1, 4});
         REQUIRE(p.grid.z == 65535);
         REQUIRE(p.clamps[2] == grid_clamp::device_grid_limit);
         REQUIRE(p.grid_stride);
-        require_launchable(p, presets::h200, kernel_resources{});
+        require_launchable(p, presets::detail::h200, kernel_resources{});
     }
     SECTION("grid x of a 2-D extent stops at the work-item limit on AMD") {
         const launch_plan p =
-            plan(presets::mi300x, kernel_resources{}, work::over(dims{std::uint64_t{1} << 33, 2}).kernel_loops());
+            plan(presets::detail::mi300x, kernel_resources{}, work::over(dims{std::uint64_t{1} << 33, 2}).kernel_loops());
         CAPTURE(p.block.x, p.grid.x, p.grid.y);
         REQUIRE(p.block.x == 256);
         REQUIRE(p.grid.x == 16777215);
         REQUIRE(p.clamps[0] == grid_clamp::dispatch_work_item_limit);
         REQUIRE(p.grid_stride);
-        require_launchable(p, presets::mi300x, kernel_resources{});
+        require_launchable(p, presets::detail::mi300x, kernel_resources{});
     }
     SECTION("an unclamped extent does not stride and covers each axis") {
-        const launch_plan p = plan(presets::h200, kernel_resources{}, dims{1000, 1000, 3});
+        const launch_plan p = plan(presets::detail::h200, kernel_resources{}, dims{1000, 1000, 3});
         CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
         REQUIRE_FALSE(p.grid_stride);
         for (int a = 0; a < 3; ++a) {
@@ -437,10 +438,10 @@ TEST_CASE("the plan reason names the block, the occupancy and its limiter", "[pl
     kernel_resources lds{};
     lds.static_shared = 16384;
     const row rows[] = {
-        {"wave slots", &presets::mi300x, kernel_resources{}, std::uint64_t{1} << 30},
-        {"registers", &presets::h200, with_registers(168), std::uint64_t{1} << 26},
-        {"shared memory", &presets::mi300x, lds, 64},
-        {"block slots", &presets::h200, kernel_resources{}, 1},
+        {"wave slots", &presets::detail::mi300x, kernel_resources{}, std::uint64_t{1} << 30},
+        {"registers", &presets::detail::h200, with_registers(168), std::uint64_t{1} << 26},
+        {"shared memory", &presets::detail::mi300x, lds, 64},
+        {"block slots", &presets::detail::h200, kernel_resources{}, 1},
     };
     for (const row& x : rows) {
         const launch_plan p = plan(*x.d, x.k, x.elements);
@@ -454,11 +455,13 @@ TEST_CASE("the plan reason names the block, the occupancy and its limiter", "[pl
 }
 
 TEST_CASE("plans are constant expressions", "[plan]") {
-    static_assert(plan(presets::mi300x, kernel_resources{}, std::uint64_t{1} << 30).block.x == 256, "256 for large work");
-    static_assert(plan(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33).kernel_loops()).grid.x ==
-                      16777215,
-                  "clamped at compile time");
-    static_assert(plan(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33)).exceeds_one_pass,
+    static_assert(plan(presets::detail::mi300x, kernel_resources{}, std::uint64_t{1} << 30).block.x == 256,
+                  "256 for large work");
+    static_assert(
+        plan(presets::detail::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33).kernel_loops()).grid.x ==
+            16777215,
+        "clamped at compile time");
+    static_assert(plan(presets::detail::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 33)).exceeds_one_pass,
                   "one pass refused at compile time");
     SUCCEED();
 }
@@ -473,7 +476,7 @@ TEST_CASE("a work that replaces a configuration keeps its block unless the block
     CHECK(work::elements(128000).replacing(original).block_at_most(256).contract.max_block == 256);
     CHECK(work::elements(128000).block_fixed(dims{64}).replacing(original).contract.fixed_block == dims{64});
     // plan() of such a work is the configuration it replaces, validated.
-    const launch_plan p = plan(presets::mi300x, kernel_resources{}, kept);
+    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, kept);
     CHECK(p.rule == block_rule::baseline);
     CHECK(p.config() == original);
     CHECK(p.ok());

@@ -82,7 +82,7 @@ device_limits random_device(random_source& rnd) {
     const bool amd = rnd.chance(0.5);
     d.name.assign(amd ? "random AMD" : "random NVIDIA");
     d.arch.assign(amd ? "gfxRND" : "sm_RND");
-    d.vendor = amd ? wavefit::vendor::amd : wavefit::vendor::nvidia;
+    d.vendor = amd ? wavefit::device_limits::vendor_kind::amd : wavefit::device_limits::vendor_kind::nvidia;
     d.wave_size = rnd.chance(0.5) ? 32 : 64;
     d.max_threads_per_block = rnd.pick(std::array<std::uint32_t, 9>{1, 16, 32, 64, 100, 256, 768, 1024, 2048});
     if (rnd.chance(0.2)) d.max_threads_per_block = rnd.between32(1, 2048);
@@ -238,7 +238,7 @@ bool shared_fits(const device_limits& d, std::uint64_t total) {
 }
 
 struct expected_codes {
-    std::array<int, wavefit::diagnostic_code_count> count{};
+    std::array<int, wavefit::detail::diagnostic_code_count> count{};
     void add(diagnostic_code c) { ++count[static_cast<std::size_t>(c)]; }
 };
 
@@ -300,15 +300,15 @@ wavefit::work with_random_contract(random_source& rnd, wavefit::work w) {
     return w;
 }
 
-std::string describe_contract(const wavefit::kernel_contract& c) {
+std::string describe_contract(const wavefit::work::kernel_contract& c) {
     std::ostringstream s;
-    s << (c.cover == wavefit::coverage::kernel_loops ? "loops" : "one pass")
+    s << (c.cover == wavefit::work::coverage::kernel_loops ? "loops" : "one pass")
       << (c.powers_of_two ? ", powers of two" : ", any wave multiple") << ", at most " << c.max_block;
     return s.str();
 }
 
 // The blocks a contract allows, restated.
-bool allowed_by(const wavefit::kernel_contract& c, std::uint64_t threads) {
+bool allowed_by(const wavefit::work::kernel_contract& c, std::uint64_t threads) {
     if (threads == 0) return false;
     if (c.max_block != 0 && threads > c.max_block) return false;
     return !c.powers_of_two || (threads & (threads - 1)) == 0;
@@ -332,7 +332,7 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
                      << opt.dynamic_shared << ", min efficient block " << opt.min_efficient_block << ", spread "
                      << opt.spread_small_work << ", elements " << elements << ", contract "
                      << describe_contract(w.contract));
-        REQUIRE(wavefit::device_limits_problem(d).empty());
+        REQUIRE(wavefit::detail::device_limits_problem(d).empty());
 
         const wavefit::launch_plan p = wavefit::plan(d, k, w);
         CAPTURE(p.ok(), p.feasible, p.empty, p.exceeds_one_pass, p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y,
@@ -391,7 +391,7 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
         }
         // The launch the plan describes passes validation.
         REQUIRE(p.ok());
-        REQUIRE_FALSE(wavefit::find_problems(d, k, p.config()).has_error());
+        REQUIRE_FALSE(wavefit::detail::find_problems(d, k, p.config()).has_error());
         REQUIRE(p.grid.x <= u64_max / p.block.x);
         const std::uint64_t one_pass = p.grid.x * p.block.x;
         CAPTURE(one_pass);
@@ -442,7 +442,7 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
             REQUIRE(p.empty);
             continue;
         }
-        REQUIRE_FALSE(wavefit::find_problems(d, k, p.config()).has_error());
+        REQUIRE_FALSE(wavefit::detail::find_problems(d, k, p.config()).has_error());
         bool covers_all = true;
         for (int a = 0; a < 3; ++a) {
             CAPTURE(a);
@@ -486,7 +486,7 @@ TEST_CASE("the best-occupancy block of a plan is the best any block its contract
             if (wavefit::occupancy(d, k, b, opt.dynamic_shared).fits()) largest_fit = b;
         CAPTURE(best, largest_fit, p.block.x, p.occupancy.active_waves_per_cu);
         REQUIRE(p.occupancy.active_waves_per_cu == best);
-        REQUIRE(wavefit::largest_runnable_block(d, k, opt.dynamic_shared) == largest_fit);
+        REQUIRE(wavefit::detail::largest_runnable_block(d, k, opt.dynamic_shared) == largest_fit);
         if (p.block.x < opt.min_efficient_block) {
             // Only when no wave-multiple block of at least min_efficient_block reaches the best.
             for (std::uint64_t b = std::max<std::uint64_t>(d.wave_size, round_up(opt.min_efficient_block, d.wave_size));
@@ -588,14 +588,14 @@ TEST_CASE("find_problems reports exactly the errors and warnings the restated ru
                               random_dynamic(rnd, d, k)};
         const expected_codes expected = restate_rules(d, k, c);
         expected_codes actual;
-        const wavefit::findings f = wavefit::find_problems(d, k, c);
-        for (const wavefit::finding& x : f) actual.add(x.code);
+        const wavefit::detail::findings f = wavefit::detail::find_problems(d, k, c);
+        for (const wavefit::detail::finding& x : f) actual.add(x.code);
         bool expect_error = false;
-        for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code)
-            expect_error =
-                expect_error || (expected.count[code] > 0 &&
-                                 wavefit::severity_of(static_cast<diagnostic_code>(code)) == wavefit::severity::error);
-        for (std::size_t code = 0; code < wavefit::diagnostic_code_count; ++code) {
+        for (std::size_t code = 0; code < wavefit::detail::diagnostic_code_count; ++code)
+            expect_error = expect_error ||
+                           (expected.count[code] > 0 &&
+                            wavefit::detail::severity_of(static_cast<diagnostic_code>(code)) == wavefit::severity::error);
+        for (std::size_t code = 0; code < wavefit::detail::diagnostic_code_count; ++code) {
             if (expected.count[code] == actual.count[code]) continue;
             INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << "\ngrid ("
                          << c.grid.x << ", " << c.grid.y << ", " << c.grid.z << "), block (" << c.block.x << ", "
@@ -624,7 +624,8 @@ TEST_CASE("a block within the shape limits passes validation's resource checks e
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic "
                      << dynamic);
         for (std::uint64_t b = 1; b <= kernel_bound(d, k); b += 1 + b / 32) {
-            const wavefit::findings f = wavefit::find_problems(d, k, launch_config{dims{1}, dims{b}, dynamic});
+            const wavefit::detail::findings f =
+                wavefit::detail::find_problems(d, k, launch_config{dims{1}, dims{b}, dynamic});
             const bool resource_error = f.contains(diagnostic_code::registers_exceed_limit) ||
                                         f.contains(diagnostic_code::shared_memory_exceeds_limit);
             const wavefit::occupancy_report r = wavefit::occupancy(d, k, b, dynamic);
@@ -650,9 +651,9 @@ TEST_CASE("more registers than a thread may have cannot run even when the regist
     const wavefit::occupancy_report r = wavefit::occupancy(d, k, 64);
     CAPTURE(r.active_blocks_per_cu, r.limits.registers);
     REQUIRE_FALSE(r.fits());
-    REQUIRE(r.limited_by == wavefit::limiter::registers);
-    REQUIRE(
-        wavefit::find_problems(d, k, launch_config{dims{1}, dims{64}}).contains(diagnostic_code::registers_exceed_limit));
+    REQUIRE(r.limited_by == wavefit::occupancy_report::limiter::registers);
+    REQUIRE(wavefit::detail::find_problems(d, k, launch_config{dims{1}, dims{64}})
+                .contains(diagnostic_code::registers_exceed_limit));
     const wavefit::launch_plan p = wavefit::plan(d, k, 2048);
     REQUIRE_FALSE(p.feasible);
     REQUIRE_FALSE(p.ok());
@@ -708,7 +709,7 @@ random_launch random_invalid_launch(random_source& rnd, const device_limits& d) 
             dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
             dims{block_axis(d.max_block.x, true), block_axis(d.max_block.y, false), block_axis(d.max_block.z, false)},
             dynamic};
-        if (wavefit::find_problems(d, k, l.config).has_error()) return l;
+        if (wavefit::detail::find_problems(d, k, l.config).has_error()) return l;
     }
 }
 
@@ -730,16 +731,16 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
         const random_launch l = random_invalid_launch(rnd, d);
         const kernel_resources& k = l.kernel;
         const launch_config& c = l.config;
-        const bool repairable = wavefit::largest_runnable_block(d, k, c.dynamic_shared) > 0;
+        const bool repairable = wavefit::detail::largest_runnable_block(d, k, c.dynamic_shared) > 0;
         // How the kernel maps its work (every third launch each): what the fix may change differs.
         // A group per unit is a 1-D launch of whole groups: other launches are not of that shape.
         auto shape = static_cast<wavefit::detail::launch_work_shape>(i % 3);
         if (shape == wavefit::detail::launch_work_shape::group_per_unit &&
             (c.block.y != 1 || c.block.z != 1 || c.block.x < d.wave_size || d.max_block.x < d.wave_size ||
-             wavefit::largest_runnable_block(d, k, c.dynamic_shared) < d.wave_size))
+             wavefit::detail::largest_runnable_block(d, k, c.dynamic_shared) < d.wave_size))
             shape = wavefit::detail::launch_work_shape::thread_per_item;
         const std::uint64_t group = shape == wavefit::detail::launch_work_shape::group_per_unit ? d.wave_size : 0;
-        for (const wavefit::finding& f : wavefit::find_problems(d, k, c)) {
+        for (const wavefit::detail::finding& f : wavefit::detail::find_problems(d, k, c)) {
             const std::optional<wavefit::detail::launch_fix> fix = wavefit::detail::fix_config(d, k, c, f, shape, group);
             const std::string code(wavefit::to_string(f.code));
             std::string why;
@@ -747,9 +748,9 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
                 const bool names_none = f.code == diagnostic_code::shared_memory_exceeds_limit ||
                                         f.code == diagnostic_code::shared_memory_requires_opt_in || !repairable;
                 if (!names_none) why = "names no configuration although the kernel can run";
-            } else if (!wavefit::is_launchable(d, k, fix->config)) {
+            } else if (!wavefit::detail::is_launchable(d, k, fix->config)) {
                 why = "names " + launch_text(fix->config) + ", which check rejects: " +
-                      std::string(wavefit::to_string(wavefit::find_problems(d, k, fix->config).begin()->code));
+                      std::string(wavefit::to_string(wavefit::detail::find_problems(d, k, fix->config).begin()->code));
             } else {
                 ++configs_named;
                 if (shape == wavefit::detail::launch_work_shape::block_per_unit && !fix->grid_stride)
@@ -776,7 +777,7 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
                         why = "covers " + std::to_string(after) + " threads in axis " + std::to_string(a) + " for " +
                               std::to_string(before) + " without saying grid-stride";
                 }
-                const std::string text = wavefit::describe(f, d, k, c, shape, group).fix;
+                const std::string text = wavefit::detail::describe(f, d, k, c, shape, group).fix;
                 const std::string named = wavefit::detail::fix_config_text(*fix, c, shape, group);
                 if (why.empty() && f.code != diagnostic_code::work_items_exceed_dispatch_limit &&
                     text.find(named) == std::string::npos)
@@ -784,8 +785,8 @@ int check_fixes_of_random_invalid_launches(const device_limits& d, random_source
             }
             if (why.empty()) continue;
             if (++failures <= 5) {
-                INFO("device " << wavefit::device_text(d) << "\nkernel " << describe_kernel(k) << "\nlaunch "
-                               << launch_text(c) << "\nfinding " << code);
+                INFO("device " << wavefit::to_string(d) << "\nkernel " << describe_kernel(k) << "\nlaunch " << launch_text(c)
+                               << "\nfinding " << code);
                 FAIL_CHECK("the fix " << why);
             }
         }
@@ -801,7 +802,7 @@ TEST_CASE("every configuration a fix names passes check: 10,000 random invalid l
     // grid 33554432 x block 256, which check rejects (work_items_exceed_dispatch_limit).
     INFO("seed " << seed + 9);
     random_source rnd(seed + 9);
-    for (const wavefit::presets::preset& p : wavefit::presets::all) {
+    for (const auto& p : wavefit::presets::all) {
         INFO("preset " << p.key);
         std::uint64_t named = 0;
         CHECK(check_fixes_of_random_invalid_launches(p.limits, rnd, 10000, named) == 0);
@@ -858,8 +859,8 @@ TEST_CASE("every tuning candidate is a block the contract allows and, unless the
             fixed = rnd.pick(fixed_blocks);
             w = w.block_fixed(dims{fixed});
         }
-        const wavefit::kernel_contract& c = w.contract;
-        const std::uint64_t unit_threads = w.kind != wavefit::work_kind::per_wave ? 1 : group != 0 ? group : d.wave_size;
+        const wavefit::work::kernel_contract& c = w.contract;
+        const std::uint64_t unit_threads = w.kind != wavefit::work::work_kind::per_wave ? 1 : group != 0 ? group : d.wave_size;
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", work "
                      << wavefit::to_string(w.kind) << " of " << units << " (group " << group << "), contract "
                      << describe_contract(c) << ", fixed block " << fixed);
@@ -879,14 +880,14 @@ TEST_CASE("every tuning candidate is a block the contract allows and, unless the
             }
             if (cl.empty) continue;  // no items: nothing is launched, whatever the block
             REQUIRE(threads % unit_threads == 0);
-            REQUIRE_FALSE(wavefit::find_problems(d, k, cfg).has_error());
+            REQUIRE_FALSE(wavefit::detail::find_problems(d, k, cfg).has_error());
             if (w.loops()) continue;
             // One pass reaches every item: a thread per element, a block per unit, a group per unit.
             ++one_pass_checked;
             const wide blocks = static_cast<wide>(cfg.grid.x) * cfg.grid.y * cfg.grid.z;
-            if (w.kind == wavefit::work_kind::elements) REQUIRE(blocks * threads >= units);
-            if (w.kind == wavefit::work_kind::per_block) REQUIRE(blocks >= units);
-            if (w.kind == wavefit::work_kind::per_wave) REQUIRE(blocks * (threads / unit_threads) >= units);
+            if (w.kind == wavefit::work::work_kind::elements) REQUIRE(blocks * threads >= units);
+            if (w.kind == wavefit::work::work_kind::per_block) REQUIRE(blocks >= units);
+            if (w.kind == wavefit::work::work_kind::per_wave) REQUIRE(blocks * (threads / unit_threads) >= units);
         }
     }
     // The property was exercised, not skipped (12,086 candidates, 1,764 of them one-pass, with the fixed seed).

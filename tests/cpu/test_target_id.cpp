@@ -79,9 +79,9 @@ TEST_CASE("the CDNA2+ ISAs are one list: the register model, the trace VGPR+AGPR
         const bool unified = wavefit::detail::has_unified_vector_registers(isa);
         if (unified) unified_isas += std::string(unified_isas.empty() ? "" : " ") + isa;
         wavefit::device_limits d{};
-        d.vendor = wavefit::vendor::amd;
+        d.vendor = wavefit::device_limits::vendor_kind::amd;
         d.wave_size = wavefit::detail::starts_with(isa, "gfx1") ? 32 : 64;
-        REQUIRE(wavefit::apply_amd_isa_model(d, isa));
+        REQUIRE(wavefit::detail::apply_amd_isa_model(d, isa));
         const analysis::processor_features f = analysis::features_of(isa);
         INFO(isa << ": unified " << unified << ", registers per lane " << d.registers_per_simd_lane << " in granules of "
                  << d.register_granule << ", 130 VGPRs + 120 AGPRs count " << analysis::unified_vgprs(isa, 130, 120)
@@ -104,27 +104,27 @@ TEST_CASE("the launch bound divides the VGPR file on CDNA: 128 at 1024 threads, 
         std::uint64_t bound;
         std::uint32_t budget;
     } rows[] = {
-        {&presets::mi250x, 1024, 128},
-        {&presets::mi250x, 768, 168},
-        {&presets::mi250x, 512, 256},
-        {&presets::mi250x, 320, 256},
-        {&presets::mi250x, 256, 512},
-        {&presets::mi250x, 64, 512},
-        {&presets::mi300x, 1024, 128},
-        {&presets::mi300x, 256, 512},
-        {&presets::mi355x, 1024, 128},
+        {&presets::detail::mi250x, 1024, 128},
+        {&presets::detail::mi250x, 768, 168},
+        {&presets::detail::mi250x, 512, 256},
+        {&presets::detail::mi250x, 320, 256},
+        {&presets::detail::mi250x, 256, 512},
+        {&presets::detail::mi250x, 64, 512},
+        {&presets::detail::mi300x, 1024, 128},
+        {&presets::detail::mi300x, 256, 512},
+        {&presets::detail::mi355x, 1024, 128},
         // RDNA3 in wave32: 32 waves of a 1024-thread block on 4 SIMDs share 1536 registers per lane.
-        {&presets::rx7900xtx, 1024, 192},
-        {&presets::rx7900xtx, 256, 256},
+        {&presets::detail::rx7900xtx, 1024, 192},
+        {&presets::detail::rx7900xtx, 256, 256},
     };
     for (const auto& r : rows) {
-        CAPTURE(wavefit::device_text(*r.d), r.bound, r.budget);
+        CAPTURE(wavefit::to_string(*r.d), r.bound, r.budget);
         REQUIRE(vgpr_budget_for_bound(*r.d, r.bound) == r.budget);
     }
     // gfx906 (the gfx9 baseline model): 256 registers, so 64 at a bound of 1024.
     wavefit::device_limits gfx906{};
     gfx906.wave_size = 64;
-    wavefit::apply_amd_isa_model(gfx906, "gfx906");
+    wavefit::detail::apply_amd_isa_model(gfx906, "gfx906");
     REQUIRE(vgpr_budget_for_bound(gfx906, 1024) == 64);
     REQUIRE(vgpr_budget_for_bound(gfx906, 256) == 256);
     REQUIRE(vgpr_budget_for_bound(wavefit::device_limits{}, 1024) == 0);

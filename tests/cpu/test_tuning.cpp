@@ -21,9 +21,9 @@ namespace {
 using wavefit::dims;
 using wavefit::grid_policy;
 using wavefit::kernel_resources;
-using wavefit::tuning_record;
 using wavefit::work;
-using wavefit::work_kind;
+using wavefit::detail::tuning_record;
+using work_kind = wavefit::work::work_kind;
 namespace presets = wavefit::presets;
 
 tuning_record sample_record() {
@@ -61,23 +61,23 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }  // namespace
 
 TEST_CASE("size buckets are powers of two: 2^28 to 2^29-1 share bucket 28", "[tuning]") {
-    CHECK(wavefit::size_bucket(0) == 0);
-    CHECK(wavefit::size_bucket(1) == 0);
-    CHECK(wavefit::size_bucket(2) == 1);
-    CHECK(wavefit::size_bucket(std::uint64_t{1} << 28) == 28);
-    CHECK(wavefit::size_bucket((std::uint64_t{1} << 29) - 1) == 28);
-    CHECK(wavefit::size_bucket(spec::u64_max) == 63);
+    CHECK(wavefit::detail::size_bucket(0) == 0);
+    CHECK(wavefit::detail::size_bucket(1) == 0);
+    CHECK(wavefit::detail::size_bucket(2) == 1);
+    CHECK(wavefit::detail::size_bucket(std::uint64_t{1} << 28) == 28);
+    CHECK(wavefit::detail::size_bucket((std::uint64_t{1} << 29) - 1) == 28);
+    CHECK(wavefit::detail::size_bucket(spec::u64_max) == 63);
 }
 
 TEST_CASE("WAVEFIT_TUNING takes off, use and tune, and nothing else", "[tuning]") {
     wavefit::tuning_mode m = wavefit::tuning_mode::use;
-    CHECK(wavefit::parse_tuning_mode(" TUNE ", m));
+    CHECK(wavefit::detail::parse_tuning_mode(" TUNE ", m));
     CHECK(m == wavefit::tuning_mode::tune);
-    CHECK(wavefit::parse_tuning_mode("off", m));
+    CHECK(wavefit::detail::parse_tuning_mode("off", m));
     CHECK(m == wavefit::tuning_mode::off);
     for (const char* bad : {"", "on", "1", "tuned", "use,tune"}) {
         INFO(bad);
-        CHECK_FALSE(wavefit::parse_tuning_mode(bad, m));
+        CHECK_FALSE(wavefit::detail::parse_tuning_mode(bad, m));
     }
 }
 
@@ -91,7 +91,7 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
                                   work::per_group(32768, 32, 768),
                                   work::over(dims{8192, 8192}),
                                   work::over(dims{64, 64, 64})};
-    for (const wavefit::presets::preset& p : presets::all)
+    for (const auto& p : presets::all)
         for (const kernel_resources& k : {kernel_resources{}, heavy, spec::with_bound(256)})
             for (const work& w : works) {
                 CAPTURE(p.key, k.registers, k.max_threads_per_block, wavefit::to_string(w.kind), w.size());
@@ -106,7 +106,7 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
                 for (const auto& r : candidates) {
                     const auto cl = wavefit::detail::configure(p.limits, r, w);
                     CAPTURE(r.threads, wavefit::to_string(r.grid), r.grid_factor, cl.config.grid.x, cl.config.block.x);
-                    CHECK(wavefit::is_launchable(p.limits, k, cl.config));
+                    CHECK(wavefit::detail::is_launchable(p.limits, k, cl.config));
                     // Each candidate is a different launch.
                     CHECK(seen.insert({cl.config.block.x, cl.config.block.y, cl.config.block.z, cl.config.grid.x,
                                        cl.config.grid.y, cl.config.grid.z})
@@ -118,7 +118,7 @@ TEST_CASE("tuning candidates: at most 64, the plan first, deterministic, each on
 
 TEST_CASE("tuning candidates of a kernel that loops cover the blocks and grid policies a sweep would try",
           "[tuning][candidates]") {
-    const auto candidates = wavefit::detail::tuning_candidates(presets::h200, kernel_resources{},
+    const auto candidates = wavefit::detail::tuning_candidates(presets::detail::h200, kernel_resources{},
                                                                work::elements(std::uint64_t{1} << 28).kernel_loops());
     std::set<std::uint64_t> blocks;
     std::set<std::pair<int, std::uint32_t>> policies;
@@ -135,12 +135,12 @@ TEST_CASE("tuning candidates of a kernel that loops cover the blocks and grid po
 
 TEST_CASE("tuning candidates of a one-pass kernel are covering grids of power-of-two blocks only", "[tuning][candidates]") {
     const work w = work::elements(std::uint64_t{1} << 28);
-    const auto candidates = wavefit::detail::tuning_candidates(presets::h200, kernel_resources{}, w);
+    const auto candidates = wavefit::detail::tuning_candidates(presets::detail::h200, kernel_resources{}, w);
     std::set<std::uint64_t> blocks;
     for (const auto& r : candidates) {
         blocks.insert(r.threads);
         CHECK(r.grid == grid_policy::cover);
-        const auto cl = wavefit::detail::configure(presets::h200, r, w);
+        const auto cl = wavefit::detail::configure(presets::detail::h200, r, w);
         CHECK(cl.config.grid.x * cl.config.block.x >= w.size());
     }
     CHECK(blocks == std::set<std::uint64_t>{32, 64, 128, 256, 512, 1024});
@@ -148,10 +148,10 @@ TEST_CASE("tuning candidates of a one-pass kernel are covering grids of power-of
 
 TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records]") {
     const tuning_record r = sample_record();
-    const std::string line = wavefit::to_json_line(r);
+    const std::string line = wavefit::detail::to_json_line(r);
     CAPTURE(line);
     CHECK(line.find('\n') == std::string::npos);
-    const wavefit::tuning_record_result back = wavefit::parse_tuning_record(line);
+    const wavefit::detail::tuning_record_result back = wavefit::detail::parse_tuning_record(line);
     REQUIRE(back.ok());
     CHECK(back.record.key == r.key);
     CHECK(back.record.chosen.block == r.chosen.block);
@@ -162,7 +162,7 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
     CHECK(back.record.candidates == 63);
     CHECK(back.record.failed == 1);
     CHECK(back.record.speedup() == Approx(1.031).epsilon(1e-6));
-    CHECK(wavefit::to_json_line(back.record) == line);
+    CHECK(wavefit::detail::to_json_line(back.record) == line);
     CHECK_FALSE(back.record.has_baseline);
     CHECK(back.record.speedup_over_baseline() == 1.0);
 
@@ -174,19 +174,19 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
     kept.baseline.median_ns = 900000;
     kept.chosen = kept.baseline;
     kept.cold_cache = true;
-    const std::string kept_line = wavefit::to_json_line(kept);
+    const std::string kept_line = wavefit::detail::to_json_line(kept);
     CAPTURE(kept_line);
-    const wavefit::tuning_record_result kept_back = wavefit::parse_tuning_record(kept_line);
+    const wavefit::detail::tuning_record_result kept_back = wavefit::detail::parse_tuning_record(kept_line);
     REQUIRE(kept_back.ok());
     CHECK(kept_back.record.has_baseline);
     CHECK(kept_back.record.chosen.baseline);
     CHECK(kept_back.record.cold_cache);
     CHECK(kept_back.record.speedup_over_baseline() == 1.0);
     CHECK(kept_back.record.speedup() == Approx(1031000.0 / 900000.0));
-    CHECK(wavefit::to_json_line(kept_back.record) == kept_line);
+    CHECK(wavefit::detail::to_json_line(kept_back.record) == kept_line);
     // A record that claims to keep a baseline it does not have is refused.
-    const wavefit::tuning_record_result orphan =
-        wavefit::parse_tuning_record(replaced(line, "\"chosen\":{", "\"chosen\":{\"baseline\":true,"));
+    const wavefit::detail::tuning_record_result orphan =
+        wavefit::detail::parse_tuning_record(replaced(line, "\"chosen\":{", "\"chosen\":{\"baseline\":true,"));
     CHECK_FALSE(orphan.ok());
 }
 
@@ -194,26 +194,26 @@ TEST_CASE("a per-block record keys on the unit's size class, and only per-block 
           "[tuning][records]") {
     tuning_record r = sample_record();
     r.key.describe_work(work::per_block(4096, 8192));
-    CHECK(r.key.unit_bucket == wavefit::unit_bucket_of(8192));
+    CHECK(r.key.unit_bucket == wavefit::detail::unit_bucket_of(8192));
     CHECK(r.key.unit_bucket == 14);
-    const std::string line = wavefit::to_json_line(r);
+    const std::string line = wavefit::detail::to_json_line(r);
     CAPTURE(line);
     CHECK(spec::contains(line, "\"work\":\"per_block\""));
     CHECK(spec::contains(line, "\"unit_bucket\":14"));
-    const wavefit::tuning_record_result back = wavefit::parse_tuning_record(line);
+    const wavefit::detail::tuning_record_result back = wavefit::detail::parse_tuning_record(line);
     REQUIRE(back.ok());
     CHECK(back.record.key == r.key);
     // Rows of another size class are another key, not even the nearest bucket's.
-    wavefit::tuning_key other = r.key;
-    other.unit_bucket = wavefit::unit_bucket_of(512);
+    wavefit::detail::tuning_key other = r.key;
+    other.unit_bucket = wavefit::detail::unit_bucket_of(512);
     CHECK_FALSE(other.same_but_bucket(r.key));
     // Elements have no unit: a record of elements that claims one is refused.
-    const wavefit::tuning_record_result elements =
-        wavefit::parse_tuning_record(replaced(line, "\"work\":\"per_block\"", "\"work\":\"elements\""));
+    const wavefit::detail::tuning_record_result elements =
+        wavefit::detail::parse_tuning_record(replaced(line, "\"work\":\"per_block\"", "\"work\":\"elements\""));
     CAPTURE(elements.error);
     CHECK(elements.error == "\"unit_bucket\" is only for per_block and per_wave work");
-    const wavefit::tuning_record_result huge =
-        wavefit::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
+    const wavefit::detail::tuning_record_result huge =
+        wavefit::detail::parse_tuning_record(replaced(line, "\"unit_bucket\":14", "\"unit_bucket\":66"));
     CHECK_FALSE(huge.ok());
 }
 
@@ -238,14 +238,15 @@ TEST_CASE("a tuning record's key holds the kernel's contract: one made under one
             CHECK((a.key == b.key) == (i == j));
             CHECK(a.key.same_but_bucket(b.key) == (i == j));
             // And the file keeps it: what is written is read back as the same key.
-            const wavefit::tuning_record_result back = wavefit::parse_tuning_record(wavefit::to_json_line(a));
+            const wavefit::detail::tuning_record_result back =
+                wavefit::detail::parse_tuning_record(wavefit::detail::to_json_line(a));
             REQUIRE(back.ok());
             CHECK(back.record.key == a.key);
         }
 }
 
 TEST_CASE("hostile tuning records are refused with one line, never a crash", "[tuning][records]") {
-    const std::string good = wavefit::to_json_line(sample_record());
+    const std::string good = wavefit::detail::to_json_line(sample_record());
     struct bad {
         const char* what;
         std::string line;
@@ -276,7 +277,7 @@ TEST_CASE("hostile tuning records are refused with one line, never a crash", "[t
     };
     for (const bad& b : cases) {
         INFO(b.what);
-        const wavefit::tuning_record_result r = wavefit::parse_tuning_record(b.line);
+        const wavefit::detail::tuning_record_result r = wavefit::detail::parse_tuning_record(b.line);
         CAPTURE(r.error);
         CHECK_FALSE(r.ok());
         CHECK(spec::contains(r.error, b.expected));
@@ -290,10 +291,10 @@ TEST_CASE("a tuning file: the last record of a key wins, bad lines are counted, 
     later.chosen.block = dims{1024};
     tuning_record other_bucket = sample_record();
     other_bucket.key.bucket = 20;
-    const std::string file = wavefit::to_json_line(first) + "\n" + "this is not JSON\n\n" +
-                             wavefit::to_json_line(other_bucket) + "\r\n" + wavefit::to_json_line(later) +
+    const std::string file = wavefit::detail::to_json_line(first) + "\n" + "this is not JSON\n\n" +
+                             wavefit::detail::to_json_line(other_bucket) + "\r\n" + wavefit::detail::to_json_line(later) +
                              "\n{\"wavefit_tuning\":2}\n";
-    wavefit::tuning_database db;
+    wavefit::detail::tuning_database db;
     const auto report = db.add_lines(file);
     CAPTURE(report.first_problem);
     CHECK(report.records == 3);
@@ -323,25 +324,25 @@ TEST_CASE("a tuning file: the last record of a key wins, bad lines are counted, 
         CHECK(db.find(q.key) == nullptr);
     }
     // What a database writes, it reads back the same.
-    wavefit::tuning_database again;
+    wavefit::detail::tuning_database again;
     CHECK(again.add_lines(db.to_json_lines()).ignored == 0);
     CHECK(again.to_json_lines() == db.to_json_lines());
 }
 
 TEST_CASE("a record's choice is used only when every launch it leads to is valid on the device", "[tuning][validation]") {
     const work w = work::elements(std::uint64_t{1} << 28).kernel_loops();
-    wavefit::tuned_choice ok;
+    wavefit::detail::tuned_choice ok;
     ok.block = dims{512};
     ok.grid = grid_policy::saturate;
     ok.factor = 2;
-    CHECK(wavefit::detail::record_problem(presets::h200, kernel_resources{}, w, ok).empty());
+    CHECK(wavefit::detail::record_problem(presets::detail::h200, kernel_resources{}, w, ok).empty());
     struct refused {
         const char* what;
-        wavefit::tuned_choice choice;
+        wavefit::detail::tuned_choice choice;
         kernel_resources kernel;
     };
     std::vector<refused> cases;
-    wavefit::tuned_choice c = ok;
+    wavefit::detail::tuned_choice c = ok;
     c.block = dims{2048};
     cases.push_back({"a block over the device's 1024", c, kernel_resources{}});
     c = ok;
@@ -355,29 +356,30 @@ TEST_CASE("a record's choice is used only when every launch it leads to is valid
     cases.push_back({"a zero factor", c, kernel_resources{}});
     for (const refused& r : cases) {
         INFO(r.what);
-        const std::string problem = wavefit::detail::record_problem(presets::h200, r.kernel, w, r.choice);
+        const std::string problem = wavefit::detail::record_problem(presets::detail::h200, r.kernel, w, r.choice);
         CAPTURE(problem);
         CHECK_FALSE(problem.empty());
     }
     // On AMD the dispatch limit applies to every size of the bucket: block 1024 covering 2^31
     // elements would need 2^21 blocks of 1024 = 2^31 work-items, within 2^32-1; it is fine.
-    wavefit::tuned_choice big = ok;
+    wavefit::detail::tuned_choice big = ok;
     big.block = dims{1024};
     big.grid = grid_policy::cover;
     big.factor = 1;
-    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{},
+    CHECK(wavefit::detail::record_problem(presets::detail::mi300x, kernel_resources{},
                                           work::elements(std::uint64_t{1} << 31).kernel_loops(), big)
               .empty());
     // A saturated grid is never a one-pass kernel's choice, and a block outside the contract never
     // is the contract's: both are refused whatever the file says.
-    CHECK_FALSE(wavefit::detail::record_problem(presets::h200, kernel_resources{}, work::elements(std::uint64_t{1} << 28), ok)
+    CHECK_FALSE(wavefit::detail::record_problem(presets::detail::h200, kernel_resources{},
+                                                work::elements(std::uint64_t{1} << 28), ok)
                     .empty());
-    wavefit::tuned_choice odd = big;
+    wavefit::detail::tuned_choice odd = big;
     odd.block = dims{768};
-    CHECK_FALSE(
-        wavefit::detail::record_problem(presets::mi300x, kernel_resources{}, work::elements(std::uint64_t{1} << 28), odd)
-            .empty());
-    CHECK(wavefit::detail::record_problem(presets::mi300x, kernel_resources{},
+    CHECK_FALSE(wavefit::detail::record_problem(presets::detail::mi300x, kernel_resources{},
+                                                work::elements(std::uint64_t{1} << 28), odd)
+                    .empty());
+    CHECK(wavefit::detail::record_problem(presets::detail::mi300x, kernel_resources{},
                                           work::elements(std::uint64_t{1} << 28).block_any_wave_multiple(), odd)
               .empty());
 }

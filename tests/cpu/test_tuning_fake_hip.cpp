@@ -335,7 +335,7 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     fake::current_device = 4;
     fake::name_kernel(address_of<4>(), "_Z12tuned_kernelILi4EEvPfi");
     // A record written by a previous run: block 768 covering, on this device, runtime and kernel.
-    wavefit::tuning_record r;
+    wavefit::detail::tuning_record r;
     r.key.device_name = "Fake MI300X 4";
     r.key.device_arch = "gfx942:sramecc+:xnack-";
     r.key.compute_units = 304;
@@ -346,15 +346,15 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     r.key.describe_work(wavefit::work::elements(std::uint64_t{1} << 20));
     r.chosen.block = wavefit::dims{512};
     r.plan.block = wavefit::dims{256};
-    wavefit::tuning_record invalid = r;  // a block no device has, in another bucket
+    wavefit::detail::tuning_record invalid = r;  // a block no device has, in another bucket
     invalid.key.bucket = 24;
     invalid.chosen.block = wavefit::dims{4096};
-    wavefit::tuning_record foreign = r;  // a recompiled kernel with more registers
+    wavefit::detail::tuning_record foreign = r;  // a recompiled kernel with more registers
     foreign.key.resources.registers = 64;
     foreign.key.bucket = 22;
     foreign.chosen.block = wavefit::dims{64};
-    file.write("garbage\n" + wavefit::to_json_line(r) + "\n" + wavefit::to_json_line(invalid) +
-               "\n{\"wavefit_tuning\":99}\n" + wavefit::to_json_line(foreign) + "\n" + std::string(100, '{') + "\n");
+    file.write("garbage\n" + wavefit::detail::to_json_line(r) + "\n" + wavefit::detail::to_json_line(invalid) +
+               "\n{\"wavefit_tuning\":99}\n" + wavefit::detail::to_json_line(foreign) + "\n" + std::string(100, '{') + "\n");
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::use);
     const int bad_before = fake::count().bad_launches.load();
@@ -399,7 +399,7 @@ TEST_CASE("two processes tuning into one file at once lose nothing", "[tuning][f
     CHECK(WIFEXITED(status_a));
     CHECK(WEXITSTATUS(status_a) == 0);
     CHECK(WEXITSTATUS(status_b) == 0);
-    wavefit::tuning_database db;
+    wavefit::detail::tuning_database db;
     const auto report = db.add_lines(file.read());
     CAPTURE(report.first_problem);
     CHECK(report.ignored == 0);

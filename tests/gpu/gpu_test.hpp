@@ -28,7 +28,7 @@ struct StringMaker<wavefit::launch_config> {
 namespace gpu_test {
 
 // Statuses as words, so that a failing comparison prints "rejected", not an enum value.
-inline std::string status_name(wavefit::launch_status s) { return wavefit::to_string(s); }
+inline std::string status_name(wavefit::launch_status s) { return std::string(wavefit::to_string(s)); }
 
 inline std::string code_name(const std::optional<wavefit::diagnostic_code>& c) {
     return c ? std::string(wavefit::to_string(*c)) : std::string("none");

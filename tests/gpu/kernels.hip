@@ -81,7 +81,7 @@ __global__ void axpy(float a, const float* x, float* y, std::uint64_t n) {
 }
 
 __global__ void echo_widened(std::int64_t* out, std::int64_t a, std::uint64_t b, double c) {
-    if (wavefit::global_thread_index() != 0) return;
+    if (wavefit::detail::global_thread_index() != 0) return;
     out[0] = a;
     out[1] = static_cast<std::int64_t>(b);
     out[2] = static_cast<std::int64_t>(c * 2.0);

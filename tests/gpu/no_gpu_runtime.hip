@@ -16,7 +16,7 @@ namespace {
 
 // The device helpers must compile for every target; this kernel is never launched successfully.
 __global__ void __launch_bounds__(256) scale(float* data, std::uint64_t n, float a) {
-    static_assert(wavefit::compiled_wave_size == 0 || wavefit::compiled_wave_size == 32 || wavefit::compiled_wave_size == 64,
+    static_assert(wavefit::detail::compiled_wave_size == 0 || wavefit::detail::compiled_wave_size == 32 || wavefit::detail::compiled_wave_size == 64,
                   "a wave is 32 or 64 lanes (0 in the host pass)");
     for (const std::uint64_t i : wavefit::grid_stride(n)) data[i] *= a;
     for (const std::uint64_t y : wavefit::grid_stride_axis<1>(n))
@@ -30,7 +30,7 @@ void expect(bool ok, const char* what, const std::string& detail = {}) {
     if (!ok) ++failures;
 }
 
-const char* const error_prefix = wavefit::backend::runtime_name[0] == 'H' ? "hipError" : "cudaError";
+const char* const error_prefix = wavefit::detail::backend::runtime_name[0] == 'H' ? "hipError" : "cudaError";
 
 bool one_line_naming_the_error(const std::string& message) {
     return !message.empty() && message.find('\n') == std::string::npos && message.find(error_prefix) != std::string::npos;
@@ -52,8 +52,8 @@ void expect_runtime_failure(const char* what, Query&& query) {
 }
 
 void runtime_reports_no_gpu() {
-    expect(wavefit::visible_device_count() == 0, "visible_device_count() is 0");
-    expect(wavefit::visible_device_count() == 0, "visible_device_count() is 0 when asked again");
+    expect(wavefit::detail::visible_device_count() == 0, "visible_device_count() is 0");
+    expect(wavefit::detail::visible_device_count() == 0, "visible_device_count() is 0 when asked again");
     expect_runtime_failure("current_device_limits() throws launch_error", [] { (void)wavefit::current_device_limits(); });
     expect_runtime_failure("device_limits_for(0) throws launch_error", [] { (void)wavefit::device_limits_for(0); });
     expect_runtime_failure("kernel_resources_for(kernel) throws launch_error",
@@ -81,22 +81,22 @@ void runtime_reports_no_gpu() {
 void planning_core_works_from_presets() {
     using namespace wavefit;
     const std::uint64_t n = std::uint64_t{1} << 33;
-    const launch_plan p = plan(presets::mi300x, kernel_resources{}, n);
+    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, n);
     expect(
-        p.ok() && p.grid_stride && p.grid.x * p.block.x <= 4294967295ull && is_launchable(presets::mi300x, {}, p.config()),
+        p.ok() && p.grid_stride && p.grid.x * p.block.x <= 4294967295ull && detail::is_launchable(presets::detail::mi300x, {}, p.config()),
         "plan(mi300x, 2^33 elements) clamps the grid below 2^32 work-items",
         "grid " + detail::dims_text(p.grid) + " block " + detail::dims_text(p.block));
 
     kernel_resources k{};
     k.registers = 128;
-    const occupancy_report o = occupancy(presets::mi250x, k, 256);
-    expect(o.active_blocks_per_cu == 4 && o.limited_by == limiter::registers,
+    const occupancy_report o = occupancy(presets::detail::mi250x, k, 256);
+    expect(o.active_blocks_per_cu == 4 && o.limited_by == occupancy_report::limiter::registers,
            "occupancy(mi250x, 128 VGPRs, block 256) is 4 blocks limited by registers",
            std::to_string(o.active_blocks_per_cu) + " blocks, " + std::string(to_string(o.limited_by)));
 
     kernel_resources bounded{};
     bounded.max_threads_per_block = 256;
-    const findings f = find_problems(presets::mi300x, bounded, launch_config{dims{16777216}, dims{512}});
+    const detail::findings f = detail::find_problems(presets::detail::mi300x, bounded, launch_config{dims{16777216}, dims{512}});
     expect(f.contains(diagnostic_code::block_exceeds_kernel_max_threads) &&
                f.contains(diagnostic_code::work_items_exceed_dispatch_limit),
            "check(mi300x, grid 16777216 x block 512, bound 256) finds both errors");
@@ -104,16 +104,16 @@ void planning_core_works_from_presets() {
 
 void grid_stride_range_is_exact() {
     std::string seen;
-    for (const std::uint64_t i : wavefit::grid_stride_range(3, 10, 4)) seen += std::to_string(i) + " ";
+    for (const std::uint64_t i : wavefit::detail::grid_stride_range(3, 10, 4)) seen += std::to_string(i) + " ";
     expect(seen == "3 7 ", "grid_stride_range(3, 10, stride 4) visits 3 and 7", seen);
     int steps = 0;
-    for (const std::uint64_t i : wavefit::grid_stride_range(1, ~std::uint64_t{0}, std::uint64_t{1} << 63)) {
+    for (const std::uint64_t i : wavefit::detail::grid_stride_range(1, ~std::uint64_t{0}, std::uint64_t{1} << 63)) {
         (void)i;
         if (++steps > 3) break;
     }
     expect(steps == 2, "a stride near 2^64 stops at the end instead of wrapping", std::to_string(steps) + " steps");
 #if !WAVEFIT_DEVICE_PASS
-    static_assert(wavefit::compiled_wave_size == 0, "the host pass has no wave size");
+    static_assert(wavefit::detail::compiled_wave_size == 0, "the host pass has no wave size");
 #endif
 }
 
@@ -125,7 +125,7 @@ int main() {
         std::printf("skipped: %d GPU(s) present; this program checks the no-GPU behaviour\n", raw_devices);
         return 77;
     }
-    std::printf("wavefit %s on the %s runtime with no GPU\n", WAVEFIT_VERSION_STRING, wavefit::backend::runtime_name);
+    std::printf("wavefit %s on the %s runtime with no GPU\n", WAVEFIT_VERSION_STRING, wavefit::detail::backend::runtime_name);
     runtime_reports_no_gpu();
     planning_core_works_from_presets();
     grid_stride_range_is_exact();

@@ -20,7 +20,7 @@ TEST_CASE("the limits read from the runtime equal the h200 preset field by field
         GPU_TEST_SKIP("device 0 is '" + gpu_test::current_device_name() + "', not an NVIDIA H200");
     }
     const wavefit::device_limits& got = wavefit::device_limits_for(0);
-    const wavefit::device_limits& want = wavefit::presets::h200;
+    const wavefit::device_limits& want = wavefit::presets::detail::h200;
 #define WAVEFIT_SAME_FIELD(field)                                                               \
     do {                                                                                        \
         INFO(#field);                                                                           \
@@ -116,7 +116,7 @@ TEST_CASE("the kernel attributes wavefit reads are the runtime's", "[model][attr
         // The kernel's own bound: the runtime's, except where CUDA folded the registers' limit into it
         // (then wavefit records no bound and the occupancy model carries the limit).
         const std::uint64_t effective =
-            std::min<std::uint64_t>(wavefit::kernel_max_threads(d, r), wavefit::largest_runnable_block(d, r));
+            std::min<std::uint64_t>(wavefit::detail::kernel_max_threads(d, r), wavefit::detail::largest_runnable_block(d, r));
         CHECK(effective == static_cast<std::uint64_t>(a.max_threads_per_block));
     }
 }

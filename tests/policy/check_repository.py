@@ -15,7 +15,9 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
                header they reach through #include "..." or <wavefit/...>) include no tuning, JSON,
                explanation or reader header: the tuner, the tuning database and the CLI's offline
                analysis stay out of every translation unit that only launches
-  public API   every public name of namespace wavefit and wavefit::presets appears in README.md
+  public API   the public names the headers declare (namespace scope in wavefit and any sub-namespace
+               but detail) are exactly the names of README.md's "## API reference" table, both ways,
+               and there are at most 40 of them
   README       stays under 250 lines (the first screens are for porting; details live in docs/), names
                the CLI's CMake target once, and every relative link of README.md and docs/ resolves
   fuzz dicts   every fuzz/dict/*.dict line is one libFuzzer reads: a comment, or an optionally named
@@ -276,7 +278,6 @@ DECLARATIONS = [
     re.compile(r"^(?:template\s*<.*>\s*)?(?:\[\[\w+\]\]\s*)?(?:(?:inline|constexpr|static)\s+)*"
                r"[\w:<>,\s]+?[\s&*]+(\w+)\s*\("),
 ]
-PUBLIC_NAMESPACES = {"wavefit", "wavefit::presets"}
 KEYWORDS = {"operator", "if", "for", "while", "switch", "return", "sizeof", "static_assert", "decltype"}
 
 
@@ -284,10 +285,16 @@ NAMESPACE_MACRO_OPEN = re.compile(r"^WAVEFIT_BEGIN_NAMESPACE\b")
 NAMESPACE_MACRO_CLOSE = re.compile(r"^WAVEFIT_END_NAMESPACE\b")
 
 
+def is_public_namespace(parts):
+    """wavefit and every namespace inside it but detail (and what detail holds, backend included)."""
+    return bool(parts) and parts[0] == "wavefit" and "detail" not in parts
+
+
 def public_names(root):
-    """Names declared at namespace scope in wavefit and its public sub-namespaces, with where. The
-    headers open wavefit with WAVEFIT_BEGIN_NAMESPACE (namespace wavefit and its versioned inline
-    namespace) and close it with WAVEFIT_END_NAMESPACE."""
+    """Names declared at namespace scope in wavefit and its public sub-namespaces, with where; a name of
+    a sub-namespace is spelled with it (presets::find). The headers open wavefit with
+    WAVEFIT_BEGIN_NAMESPACE (namespace wavefit and its versioned inline namespace) and close it with
+    WAVEFIT_END_NAMESPACE."""
     names = {}
     for header in sorted((root / "include" / "wavefit").rglob("*.hpp")):
         rel = str(header.relative_to(root))
@@ -311,12 +318,12 @@ def public_names(root):
                 depth += 1
                 stack.append((parts, depth))
                 continue
-            full = "::".join(p for parts, _ in stack for p in parts)
-            if at_namespace_scope and full in PUBLIC_NAMESPACES and line.strip() and not line[:1].isspace():
+            path = [p for parts, _ in stack for p in parts]
+            if at_namespace_scope and is_public_namespace(path) and line.strip() and not line[:1].isspace():
                 for pattern in DECLARATIONS:
                     m = pattern.match(line)
                     if m and m.group(1) not in KEYWORDS:
-                        names.setdefault(m.group(1), f"{rel}:{number}")
+                        names.setdefault("::".join(path[1:] + [m.group(1)]), f"{rel}:{number}")
                         break
             for c in line:
                 if c == "{":
@@ -328,11 +335,53 @@ def public_names(root):
     return names
 
 
+API_HEADING = "## API reference"
+MAX_PUBLIC_NAMES = 40
+API_ROW = re.compile(r"^\|\s*`([\w:]+)`\s*\|")
+
+
+def documented_names(readme):
+    """The names of the README's API reference table, one per row (the first cell, in backticks), with
+    their line numbers; and the rows whose first cell is not one such name."""
+    names, odd = {}, []
+    inside = False
+    for number, line in enumerate(readme.splitlines(), 1):
+        if line.startswith("## "):
+            inside = line.strip() == API_HEADING
+            continue
+        if not inside or not line.startswith("|"):
+            continue
+        if re.match(r"^\|\s*(name|-+)\s*\|", line):
+            continue  # the heading row and its rule
+        m = API_ROW.match(line)
+        if m is None:
+            odd.append(number)
+        elif m.group(1) in names:
+            odd.append(number)
+        else:
+            names[m.group(1)] = number
+    return names, odd
+
+
 def check_public_api(root, problems):
     readme = read(root, "README.md") or ""
-    for name, where in sorted(public_names(root).items()):
-        if not re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", readme):
-            problems.append(f"{where}: public name `{name}` is not in README.md (document it, or move it into detail)")
+    declared = public_names(root)
+    documented, odd = documented_names(readme)
+    if not documented:
+        problems.append(f"README.md: no `{API_HEADING}` table of names (| `name` | what it is |)")
+    for number in odd:
+        problems.append(f"README.md:{number}: an API reference row must start with one name in backticks, once")
+    for name, where in sorted(declared.items()):
+        if name not in documented:
+            problems.append(f"{where}: public name `{name}` is not in README.md's API reference table "
+                            "(document it, or move it into detail)")
+    for name, number in sorted(documented.items()):
+        if name not in declared:
+            problems.append(f"README.md:{number}: the API reference lists `{name}`, which no header declares "
+                            "outside detail")
+    if len(declared) > MAX_PUBLIC_NAMES:
+        problems.append(f"include/wavefit: {len(declared)} public names; at most {MAX_PUBLIC_NAMES} "
+                        "(move the rest into detail or make them nested types)")
 
 
 README_MAX_LINES = 250

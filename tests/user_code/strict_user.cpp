@@ -42,7 +42,8 @@ USER_KERNEL void takes_pointer(float* p, int n) {
     (void)p, (void)n;
 }
 
-int user_launches(wavefit::backend::stream_type stream, float* x, float* y, std::uint64_t n, int rows, int row_length) {
+int user_launches(wavefit::detail::backend::stream_type stream, float* x, float* y, std::uint64_t n, int rows,
+                  int row_length) {
     const float a = 2.0f;
     wavefit::launch(saxpy, n, stream, a, x, y, n);
     wavefit::launch(saxpy, wavefit::launch_config{dim3(16), dim3(256), 0}, stream, a, x, y, n);

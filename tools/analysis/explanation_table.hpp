@@ -112,7 +112,7 @@ constexpr error_explanation diagnostic(std::string_view name, std::string_view m
                                        const cause_fix (&items)[N]) noexcept {
     diagnostic_code code{};
     const runtime_outcome_text outcome =
-            parse_diagnostic_code(name, code) ? find_runtime_outcome(code) : runtime_outcome_text{code, {}, {}};
+            wavefit::detail::parse_diagnostic_code(name, code) ? find_runtime_outcome(code) : runtime_outcome_text{code, {}, {}};
     return make(explanation_kind::diagnostic, name, no_error_code, {}, {}, {}, {}, meaning, outcome.on_amd,
                 outcome.on_nvidia, items);
 }

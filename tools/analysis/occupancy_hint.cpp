@@ -62,23 +62,23 @@ occupancy_hint hint_for_more_waves(const device_limits& d, const kernel_resource
     if (!h.now.fits()) return h;
     const auto improves = [&](const occupancy_report& o) { return o.active_waves_per_cu > h.now.active_waves_per_cu; };
 
-    if (h.now.limited_by == limiter::registers && k.registers > 1) {
+    if (h.now.limited_by == occupancy_report::limiter::registers && k.registers > 1) {
         // Beyond what a thread may have nothing runs; start the scan there, so that a hostile count
-        // (2^32-1 from a trace) costs at most max_plausible_registers steps.
+        // (2^32-1 from a trace) costs at most wavefit::detail::max_plausible_registers steps.
         std::uint64_t top = d.max_registers_per_thread != 0 ? d.max_registers_per_thread : d.registers_per_simd_lane;
         top = wavefit::detail::min_u64(
-            wavefit::detail::min_u64(top == 0 ? max_plausible_registers : top, max_plausible_registers), k.registers - 1u);
+            wavefit::detail::min_u64(top == 0 ? wavefit::detail::max_plausible_registers : top, wavefit::detail::max_plausible_registers), k.registers - 1u);
         scan_down_for_a_wave(d, k, &kernel_resources::registers, top, block_threads, dynamic_shared, "registers", h);
         return h;
     }
-    if (h.now.limited_by == limiter::scalar_registers && k.scalar_registers > 1) {
+    if (h.now.limited_by == occupancy_report::limiter::scalar_registers && k.scalar_registers > 1) {
         const std::uint64_t top = wavefit::detail::min_u64(
-            d.scalar_registers_per_simd == 0 ? max_plausible_registers : d.scalar_registers_per_simd,
+            d.scalar_registers_per_simd == 0 ? wavefit::detail::max_plausible_registers : d.scalar_registers_per_simd,
             k.scalar_registers - 1u);
         scan_down_for_a_wave(d, k, &kernel_resources::scalar_registers, top, block_threads, dynamic_shared, "SGPRs", h);
         return h;
     }
-    if (h.now.limited_by == limiter::shared_memory) {
+    if (h.now.limited_by == occupancy_report::limiter::shared_memory) {
         const std::uint64_t total = wavefit::detail::saturating_add(k.static_shared, dynamic_shared);
         const std::uint64_t want_blocks = std::uint64_t{h.now.active_blocks_per_cu} + 1;
         // Largest per-block allocation that lets want_blocks share the CU, minus what the driver adds.

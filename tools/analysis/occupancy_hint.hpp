@@ -12,7 +12,7 @@
 namespace wavefit::analysis {
 
 struct occupancy_hint {
-    limiter resource = limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
+    occupancy_report::limiter resource = occupancy_report::limiter::waves;  // what to reduce: registers, scalar_registers or shared_memory
     std::uint64_t from = 0;             // the kernel's value now (registers per thread, SGPRs, bytes per block)
     std::uint64_t to = 0;               // the largest value that reaches `better`
     occupancy_report now;

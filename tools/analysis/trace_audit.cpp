@@ -42,10 +42,10 @@ using wavefit::detail::num;
 std::string percent_of(double ratio) { return num(static_cast<std::uint64_t>(std::lround(ratio * 100.0))) + "%"; }
 
 std::string limits_text(const occupancy_report& o) {
-    const block_limits& l = o.limits;
+    const wavefit::detail::block_limits& l = o.limits;
     std::string text;
     const auto add = [&text](const char* what, std::uint32_t v) {
-        if (v == block_limits::unlimited) return;
+        if (v == wavefit::detail::block_limits::unlimited) return;
         if (!text.empty()) text += ", ";
         text += std::string(what) + " " + num(v);
     };
@@ -126,7 +126,7 @@ kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
     a.occupancy = occupancy(d, a.resources, threads, 0);
     const std::string wave(d.wave_word());
     const std::string cu(d.cu_word());
-    const std::string dev = device_text(d);
+    const std::string dev = to_string(d);
     const std::uint64_t waves_per_block = d.wave_size == 0 ? 0 : wavefit::detail::ceil_div(threads, d.wave_size);
 
     if (a.occupancy.max_waves_per_cu > 0 && d.compute_units > 0) {
@@ -181,8 +181,8 @@ kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
     // A grid of at least one block per CU/SM that still leaves a quarter or more of the resident-block
     // slots empty: the same finding as `wavefit check`'s (detail/grid_fill.hpp), for every format.
     if (launchable && blocks >= d.compute_units)
-        if (const std::optional<finding> fill = wavefit::detail::grid_underfill_finding(d, a.resources, a.config)) {
-            const diagnostic dg = describe(*fill, d, a.resources, a.config);
+        if (const std::optional<wavefit::detail::finding> fill = wavefit::detail::grid_underfill_finding(d, a.resources, a.config)) {
+            const diagnostic dg = wavefit::detail::describe(*fill, d, a.resources, a.config);
             a.findings.push_back({std::string(to_string(dg.code)), "warning", dg.message, dg.fix});
         }
 
@@ -213,7 +213,7 @@ kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
             const double ratio = static_cast<double>(items[axis]) / static_cast<double>(d.max_work_items_per_dimension);
             if (items[axis] <= d.max_work_items_per_dimension && ratio >= dispatch_limit_margin) {
                 a.findings.push_back({std::string(audit_codes::work_items_near_dispatch_limit), "warning",
-                                      num(items[axis]) + " work-items in " + std::string(axis_name(axis)) + " is " +
+                                      num(items[axis]) + " work-items in " + std::string(wavefit::detail::axis_name(axis)) + " is " +
                                           percent_of(ratio) + " of the 2^32-1 per-dimension dispatch limit on " + dev +
                                           ": a little more work and the launch fails",
                                       "grid-stride: launch at most what the device holds (wavefit::plan clamps the grid) "
@@ -227,17 +227,17 @@ kernel_audit audit_kernel(const device_limits& d, const kernel_group& g) {
         std::string fix = a.hint.found() ? a.hint.text : std::string();
         if (fix.empty()) {
             switch (a.occupancy.limited_by) {
-                case limiter::waves:
+                case occupancy_report::limiter::waves:
                     fix = "the block's " + wavefit::detail::plural(waves_per_block, wave) + " do not divide the " +
                           num(a.occupancy.max_waves_per_cu) + " slots; choose a block whose " + wave + " count divides it";
                     break;
-                case limiter::blocks:
+                case occupancy_report::limiter::blocks:
                     fix = "use larger blocks: the " + cu + " holds at most " + num(d.max_blocks_per_cu) + " blocks";
                     break;
                 default: {
                     // No single reduction helps: another resource allows as few blocks (a tie).
                     std::string tied;
-                    const block_limits& l = a.occupancy.limits;
+                    const wavefit::detail::block_limits& l = a.occupancy.limits;
                     const std::uint32_t least = a.occupancy.active_blocks_per_cu;
                     const auto add = [&tied, least](const char* what, std::uint32_t v) {
                         if (v != least) return;

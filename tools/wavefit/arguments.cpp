@@ -157,7 +157,7 @@ dims dims_value(std::string_view flag, std::string_view text) {
     const dims_result r = parse_dims(text);
     if (!r.ok())
         throw usage_error(std::string(flag) + " " + quoted(text) + ": " +
-                          (r.failed_axis >= 0 ? std::string(axis_name(r.failed_axis)) + ": " : std::string()) +
+                          (r.failed_axis >= 0 ? std::string(detail::axis_name(r.failed_axis)) + ": " : std::string()) +
                           std::string(r.error));
     return r.value;
 }

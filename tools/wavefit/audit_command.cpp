@@ -47,12 +47,12 @@ std::string normalized(std::string_view s) {
 std::string preset_for_trace(const trace_contents& t) {
     const std::string name = normalized(t.device_name);
     std::string best;
-    for (const presets::preset& p : presets::all)
+    for (const presets::detail::preset& p : presets::all)
         if (!name.empty() && name.find(p.key) != std::string::npos && p.key.size() > best.size()) best = std::string(p.key);
     if (!best.empty()) return best;
     if (!t.device_arch.empty()) {
-        if (const device_limits* d = presets::find_by_arch(t.device_arch))
-            if (const presets::preset* p = presets::preset_of(*d)) return std::string(p->key);
+        if (const device_limits* d = presets::find(t.device_arch))
+            if (const presets::detail::preset* p = presets::detail::preset_of(*d)) return std::string(p->key);
     }
     return {};
 }
@@ -77,8 +77,8 @@ std::string dims_short(const dims& d) {
     return s;
 }
 
-std::string registers_text(const device_limits& d, const kernel_group& g, const kernel_audit& a) {
-    const trace_dispatch& t = g.launch;
+std::string registers_text(const device_limits& d, const wavefit::analysis::kernel_group& g, const wavefit::analysis::kernel_audit& a) {
+    const wavefit::analysis::trace_dispatch& t = g.launch;
     if (!t.arch_vgpr && !t.accum_vgpr && !t.registers) return "-";
     std::string s = std::to_string(a.resources.registers);
     if (t.accum_vgpr && *t.accum_vgpr > 0)
@@ -98,8 +98,8 @@ std::string cell_name(const std::string& demangled) {
 }
 
 struct audited {
-    kernel_group group;
-    kernel_audit audit;
+    wavefit::analysis::kernel_group group;
+    wavefit::analysis::kernel_audit audit;
     std::string demangled;
 };
 
@@ -131,18 +131,19 @@ command_output run(const audit_request& r) {
     const selected_device device = select_device(choice);
     const device_limits& d = device.limits;
 
-    std::vector<kernel_group> groups = trace.kernels.sorted();
+    std::vector<wavefit::analysis::kernel_group> groups = trace.kernels.sorted();
     const std::size_t shown =
         r.top == 0 ? groups.size() : static_cast<std::size_t>(std::min<std::uint64_t>(r.top, groups.size()));
     groups.resize(shown);
     std::vector<std::string> names;
     names.reserve(groups.size());
-    for (const kernel_group& g : groups) names.push_back(g.launch.name);
+    for (const wavefit::analysis::kernel_group& g : groups) names.push_back(g.launch.name);
     const std::vector<std::string> demangled = demangle_names(names);
     std::vector<audited> rows;
-    for (std::size_t i = 0; i < groups.size(); ++i) rows.push_back({groups[i], audit_kernel(d, groups[i]), demangled[i]});
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        rows.push_back({groups[i], wavefit::analysis::audit_kernel(d, groups[i]), demangled[i]});
     const std::uint64_t total = trace.kernels.total_ns();
-    const auto fraction = [total](const kernel_group& g) {
+    const auto fraction = [total](const wavefit::analysis::kernel_group& g) {
         return total == 0 ? 0.0 : static_cast<double>(g.total_ns) / static_cast<double>(total);
     };
     const std::string trace_device = trace.device_name.empty() ? trace.device_arch : trace.device_name;
@@ -179,8 +180,8 @@ command_output run(const audit_request& r) {
         json.end_object();
         json.key("kernels").begin_array();
         for (const audited& row : rows) {
-            const kernel_group& g = row.group;
-            const kernel_audit& a = row.audit;
+            const wavefit::analysis::kernel_group& g = row.group;
+            const wavefit::analysis::kernel_audit& a = row.audit;
             json.begin_object();
             json.key("name").value(g.launch.name);
             json.key("demangled").value(row.demangled);
@@ -193,7 +194,7 @@ command_output run(const audit_request& r) {
             json.key("block");
             write_dims(json, g.launch.block);
             json.key("work_items");
-            write_dims(json, work_items_of(g.launch.grid, g.launch.block));
+            write_dims(json, wavefit::analysis::work_items_of(g.launch.grid, g.launch.block));
             json.key("registers").value(a.resources.registers);
             json.key("arch_vgpr");
             write_optional(json, g.launch.arch_vgpr);
@@ -216,7 +217,7 @@ command_output run(const audit_request& r) {
             json.key("occupancy_limits").begin_object();
             const auto limit = [&json](const char* k, std::uint32_t v) {
                 json.key(k);
-                if (v == block_limits::unlimited)
+                if (v == detail::block_limits::unlimited)
                     json.null();
                 else
                     json.value(v);
@@ -233,7 +234,7 @@ command_output run(const audit_request& r) {
             else
                 json.null();
             json.key("findings").begin_array();
-            for (const audit_finding& f : a.findings) {
+            for (const wavefit::analysis::audit_finding& f : a.findings) {
                 json.begin_object();
                 json.key("code").value(f.code);
                 json.key("severity").value(f.severity);
@@ -268,7 +269,7 @@ command_output run(const audit_request& r) {
                          (trace.timed ? time_text(total) + " of kernel time, " : std::string()) +
                          std::to_string(trace.kernels.groups().size()) + " kernels (name and launch configuration)";
     if (trace.skipped_rows > 0) header += ", " + std::to_string(trace.skipped_rows) + " rows skipped";
-    header += "\ndevice: " + device_text(d) + " (" + device.label +
+    header += "\ndevice: " + to_string(d) + " (" + device.label +
               (trace_device.empty() ? "" : ", trace says \"" + one_line(trace_device) + "\"") + ")\n";
     if (!trace.timed)
         header +=
@@ -293,14 +294,14 @@ command_output run(const audit_request& r) {
             "`" + std::string(to_string(trace.format)) + "`, " + std::to_string(trace.kernels.dispatches()) +
             " dispatches, " +
             (trace.timed ? time_text(total) + " of kernel time" : std::string("times unknown (ranked by dispatch count)")) +
-            ", on " + device_text(d) + ".\n\n";
+            ", on " + to_string(d) + ".\n\n";
         md += "| # | time | calls | mean | grid | block | regs | shared | occupancy | limiter |";
         md += any_trace_estimate ? " est. / trace |" : " est. |";
         md += " kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         std::string details;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const audited& row = rows[i];
-            const kernel_group& g = row.group;
+            const wavefit::analysis::kernel_group& g = row.group;
             std::string name = row.demangled;
             for (char& c : name)
                 if (c == '|' || c == '`') c = '\'';
@@ -315,7 +316,7 @@ command_output run(const audit_request& r) {
             md += " `" + cell_name(name) + "` |\n";
             if (!row.audit.findings.empty()) {
                 details += "\n**" + std::to_string(i + 1) + ". `" + cell_name(name) + "`**\n\n";
-                for (const audit_finding& f : row.audit.findings)
+                for (const wavefit::analysis::audit_finding& f : row.audit.findings)
                     details += "- **" + f.code + "** (" + f.severity + "): " + f.message + ". *Fix:* " + f.fix + "\n";
             }
         }
@@ -346,7 +347,7 @@ command_output run(const audit_request& r) {
     table.add_row(head);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const audited& row = rows[i];
-        const kernel_group& g = row.group;
+        const wavefit::analysis::kernel_group& g = row.group;
         std::vector<std::string> cells{
             std::to_string(i + 1),        time_cell(percent_text(fraction(g))), time_cell(time_text(g.total_ns)),
             std::to_string(g.dispatches), time_cell(time_text(g.mean_ns())),    dims_short(g.launch.grid),
@@ -372,9 +373,9 @@ command_output run(const audit_request& r) {
         if (nl == std::string::npos) nl = rendered.size();
         text += rendered.substr(line_start, nl - line_start) + "\n";
         if (line_index > 0 && line_index <= rows.size()) {
-            const kernel_audit& a = rows[line_index - 1].audit;
+            const wavefit::analysis::kernel_audit& a = rows[line_index - 1].audit;
             if (a.hint.found() && a.occupancy.occupancy < 1.0) text += "    hint: " + one_line(a.hint.text) + "\n";
-            for (const audit_finding& f : a.findings) {
+            for (const wavefit::analysis::audit_finding& f : a.findings) {
                 text += "    " + f.severity + " " + f.code + ": " + one_line(f.message) + "\n";
                 text += "      fix: " + one_line(f.fix) + "\n";
             }

@@ -21,11 +21,11 @@ command_output run(const check_request& r) {
                        : r.work_shape == 2 ? detail::launch_work_shape::group_per_unit
                                            : detail::launch_work_shape::thread_per_item;
     std::vector<diagnostic> diagnostics = check(d, subject.resources, cfg, shape, r.group_threads);
-    const bool valid = is_launchable(d, subject.resources, cfg);
+    const bool valid = detail::is_launchable(d, subject.resources, cfg);
     // Not a validity rule: how much of the device the valid launch fills (the same finding as audit's).
     if (valid)
-        if (const std::optional<finding> fill = detail::grid_underfill_finding(d, subject.resources, cfg))
-            diagnostics.push_back(describe(*fill, d, subject.resources, cfg));
+        if (const std::optional<detail::finding> fill = detail::grid_underfill_finding(d, subject.resources, cfg))
+            diagnostics.push_back(detail::describe(*fill, d, subject.resources, cfg));
     const int exit_code = valid ? 0 : 1;
 
     if (r.json) {
@@ -42,10 +42,10 @@ command_output run(const check_request& r) {
     const std::size_t warnings = diagnostics.size() - errors;
     std::string text;
     if (valid) {
-        text = "valid: launch fits " + device_text(d);
+        text = "valid: launch fits " + to_string(d);
         if (warnings > 0) text += " with " + detail::plural(warnings, "warning");
     } else {
-        text = "invalid: " + detail::plural(errors, "error") + " on " + device_text(d);
+        text = "invalid: " + detail::plural(errors, "error") + " on " + to_string(d);
         if (warnings > 0) text += " (and " + detail::plural(warnings, "warning") + ")";
     }
     text += ": grid " + detail::dims_text(cfg.grid) + " x block " + detail::dims_text(cfg.block) + "\n";

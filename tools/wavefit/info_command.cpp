@@ -156,7 +156,7 @@ command_output run(const info_request& r) {
     std::string text;
     for (std::size_t i = 0; i < devices.size(); ++i) {
         if (i > 0) text += "\n";
-        text += devices[i].label + ": " + device_text(devices[i].limits) + "\n";
+        text += devices[i].label + ": " + to_string(devices[i].limits) + "\n";
         text += device_table(devices[i].limits);
     }
     return {text, {}, 0};

@@ -109,7 +109,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
     if (g.build_note) r.notes.push_back(*g.build_note);
     for (kernel_note& n : resource_notes(k.kernel, g.build_note.has_value())) r.notes.push_back(std::move(n));
     if (!g.device) return r;
-    const device_limits d = for_wave_size(g.device->limits, k.kernel.wavefront_size);
+    const device_limits d = detail::for_wave_size(g.device->limits, k.kernel.wavefront_size);
     const kernel_resources resources = k.kernel.resources();
     r.device = d;
     r.recommended_block = detail::choose_block(d, resources, work{}).threads;
@@ -120,7 +120,7 @@ kernel_report report_of(const target_group& g, const named_kernel& k) {
         if (hint.found()) r.notes.push_back({false, "at block " + std::to_string(r.recommended_block) + ": " + hint.text});
     }
     if (r.recommended_block == 0 && !r.rows.empty())  // the smallest block is the likeliest to fit
-        r.notes.push_back({true, "no block of this kernel can be resident on " + device_text(d) + " (limited by " +
+        r.notes.push_back({true, "no block of this kernel can be resident on " + to_string(d) + " (limited by " +
                                      std::string(to_string(r.rows.front().limited_by)) + ")"});
     return r;
 }
@@ -266,7 +266,7 @@ command_output run(const inspect_request& r) {
     text += "\n";
     for (const target_group& g : groups) {
         text += "\n== " + terminal_safe(g.target);
-        if (g.device) text += " on " + device_text(g.device->limits) + ", " + g.device->label;
+        if (g.device) text += " on " + to_string(g.device->limits) + ", " + g.device->label;
         text += " ==\n";
         // The group's notes are shown once, above its kernels.
         const std::size_t group_notes = (g.note ? 1 : 0) + (g.build_note ? 1 : 0);

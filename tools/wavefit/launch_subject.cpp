@@ -76,12 +76,12 @@ std::optional<std::string> build_note(const std::vector<const named_kernel*>& bu
     std::string text = "compiled for " + and_list(ids) + ": using the " + terminal_safe(pick.kernel.target_id) + " build";
     const bool user_settings = device.label.find(':') != std::string::npos;
     if (!alternatives.empty() && !user_settings)
-        return text + ", the one " + device_text(device.limits) + " loads with its default settings (" + device.target_id +
+        return text + ", the one " + to_string(device.limits) + " loads with its default settings (" + device.target_id +
                "); " + and_list(alternatives);
     if (!device_given) return text + " (--preset chooses the device and with it the build)";
     if (suitability(device, pick.kernel) == build_fit::other_device) return text;
     if (loading > 1)
-        return text + ", the first in the file that loads on " + device_text(device.limits) + ", as the HIP runtime takes";
+        return text + ", the first in the file that loads on " + to_string(device.limits) + ", as the HIP runtime takes";
     return std::nullopt;
 }
 
@@ -141,7 +141,7 @@ launch_subject launch_subject_for(const device_choice& device, const kernel_choi
     if (unoptimised) s.notes.push_back(unoptimised_note(pick->kernel.target_id, same_build.size()));
     for (kernel_note& n : resource_notes(pick->kernel, unoptimised)) s.notes.push_back(std::move(n));
     s.device = *chosen;
-    s.device.limits = for_wave_size(chosen->limits, pick->kernel.wavefront_size);
+    s.device.limits = detail::for_wave_size(chosen->limits, pick->kernel.wavefront_size);
     s.resources = pick->kernel.resources();
     return s;
 }

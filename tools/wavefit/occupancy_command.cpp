@@ -17,7 +17,9 @@
 namespace wavefit::cli {
 namespace {
 
-std::string blocks_text(std::uint32_t blocks) { return blocks == block_limits::unlimited ? "-" : std::to_string(blocks); }
+std::string blocks_text(std::uint32_t blocks) {
+    return blocks == detail::block_limits::unlimited ? "-" : std::to_string(blocks);
+}
 
 // A block above the kernel's own maximum (its launch bound) cannot run: wavefit says 0 blocks. The
 // runtimes' occupancy APIs (hipOccupancyMaxActiveBlocksPerMultiprocessor, and NVIDIA's too) do not
@@ -26,7 +28,7 @@ std::string blocks_text(std::uint32_t blocks) { return blocks == block_limits::u
 // own maximum too, where the runtime refuses the query).
 std::uint32_t runtime_api_blocks(const device_limits& d, const kernel_resources& k, const occupancy_report& o,
                                  std::uint64_t dynamic_shared) {
-    if (o.limited_by != limiter::block_size || o.block_threads > d.max_threads_per_block) return 0;
+    if (o.limited_by != occupancy_report::limiter::block_size || o.block_threads > d.max_threads_per_block) return 0;
     kernel_resources unbounded = k;
     unbounded.max_threads_per_block = 0;  // 0: the device's maximum
     return occupancy(d, unbounded, o.block_threads, dynamic_shared).active_blocks_per_cu;
@@ -68,28 +70,29 @@ command_output run(const occupancy_request& r) {
     table.add_row({"block", "blocks/" + cu, wave + "s/" + cu, "occupancy", "limiter", "by " + wave + "s", "by blocks",
                    "by registers", "by sgprs", "by shared", ""});
     for (const occupancy_report& o : rows) {
-        const block_limits& l = o.limits;
+        const detail::block_limits& l = o.limits;
         table.add_row({std::to_string(o.block_threads), std::to_string(o.active_blocks_per_cu),
                        std::to_string(o.active_waves_per_cu), percent_text(o.occupancy),
                        std::string(to_string(o.limited_by)), blocks_text(l.waves), blocks_text(l.blocks),
                        blocks_text(l.registers), blocks_text(l.scalar_registers), blocks_text(l.shared_memory),
                        best_waves > 0 && o.active_waves_per_cu == best_waves ? "*" : ""});
     }
-    std::string text = kernel_text(subject) + "occupancy on " + device_text(d) + ": at most " +
+    std::string text = kernel_text(subject) + "occupancy on " + to_string(d) + ": at most " +
                        std::to_string(d.max_waves_per_cu()) + " " + wave + "s per " + cu + "\n";
     text += table.render();
     text += "\n\"by ...\": blocks per " + cu + " each resource alone allows (- = not limiting); * = best occupancy\n";
     // Every row limited by the block's size says which maximum it exceeds: the device's (no runtime
     // launches it) or the kernel's own (the runtime's occupancy API still reports a residency there).
     for (const occupancy_report& o : rows) {
-        if (o.limited_by != limiter::block_size) continue;
+        if (o.limited_by != occupancy_report::limiter::block_size) continue;
         text += "block " + std::to_string(o.block_threads) + ": 0 blocks, because it exceeds ";
         if (o.block_threads > d.max_threads_per_block) {
-            text += "the maximum of " + std::to_string(d.max_threads_per_block) + " threads per block of " + device_text(d) +
+            text += "the maximum of " + std::to_string(d.max_threads_per_block) + " threads per block of " + to_string(d) +
                     "; no launch of it can run there\n";
             continue;
         }
-        text += "this kernel's own maximum of " + std::to_string(kernel_max_threads(d, subject.resources)) + " threads";
+        text +=
+            "this kernel's own maximum of " + std::to_string(detail::kernel_max_threads(d, subject.resources)) + " threads";
         const std::uint32_t api = runtime_api_blocks(d, subject.resources, o, r.kernel.dynamic_shared);
         if (api > 0) text += "; the runtime's occupancy API reports " + std::to_string(api) + " here, but the launch fails";
         text += "\n";

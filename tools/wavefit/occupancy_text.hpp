@@ -36,7 +36,7 @@ inline std::string occupancy_summary(const device_limits& d, const occupancy_rep
 inline std::vector<std::uint64_t> occupancy_block_sizes(const device_limits& d, const kernel_resources& k,
                                                         std::optional<std::uint64_t> only = std::nullopt) {
     if (only) return {*only};
-    const std::uint64_t bound = std::min<std::uint64_t>(d.max_threads_per_block, kernel_max_threads(d, k));
+    const std::uint64_t bound = std::min<std::uint64_t>(d.max_threads_per_block, detail::kernel_max_threads(d, k));
     if (bound < d.wave_size || d.wave_size == 0) return {bound};  // wave 0: a broken device must not loop forever
     std::vector<std::uint64_t> sizes;
     for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size) sizes.push_back(b);

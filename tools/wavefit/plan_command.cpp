@@ -20,30 +20,31 @@ void write_dims(json_writer& json, const dims& v) { json.begin_array().value(v.x
 // occupancy), i.e. only the rule that chose the block and what limited the grid.
 std::string reason_row(const launch_plan& p, const device_limits& d, const kernel_resources& k) {
     std::string text = wavefit::detail::block_rule_phrase(p, d);
-    if (p.rule == block_rule::spread_small_work)
+    if (p.rule == launch_plan::block_rule::spread_small_work)
         text = "smaller than the best-occupancy block (" + std::to_string(p.occupancy_block) + ") " + text;
-    if (p.rule == block_rule::best_occupancy_below_min) text += "; " + wavefit::detail::larger_blocks_phrase(p, d, k);
+    if (p.rule == launch_plan::block_rule::best_occupancy_below_min)
+        text += "; " + wavefit::detail::larger_blocks_phrase(p, d, k);
     if (p.empty) return text;
     bool clamped = false;
     for (int a = 0; a < 3; ++a) {
-        if (p.clamps[a] == grid_clamp::none) continue;
+        if (p.clamps[a] == launch_plan::grid_clamp::none) continue;
         clamped = true;
-        text += "; grid " + std::string(axis_name(a)) + " clamped" + wavefit::detail::grid_clamp_phrase(p, d, a);
+        text += "; grid " + std::string(detail::axis_name(a)) + " clamped" + wavefit::detail::grid_clamp_phrase(p, d, a);
     }
     if (clamped) return text;
-    return text + (p.kind == work_kind::per_block  ? "; one block per unit"
-                   : p.kind == work_kind::per_wave ? "; one " + std::string(d.wave_word()) + " (or group) per unit"
-                                                   : "; one thread per element");
+    return text + (p.kind == work::work_kind::per_block  ? "; one block per unit"
+                   : p.kind == work::work_kind::per_wave ? "; one " + std::string(d.wave_word()) + " (or group) per unit"
+                                                         : "; one thread per element");
 }
 
 // "8589934592 elements", "4096 units, one per block (rows of 768)", "extent (1024, 1024, 1)".
 std::string work_text(const work& w) {
     std::string text;
     switch (w.kind) {
-        case work_kind::elements: text = detail::plural(w.size(), "element"); break;
-        case work_kind::extent: text = "extent " + detail::dims_text(w.extent); break;
-        case work_kind::per_block: text = detail::plural(w.size(), "unit") + ", one per block"; break;
-        case work_kind::per_wave:
+        case work::work_kind::elements: text = detail::plural(w.size(), "element"); break;
+        case work::work_kind::extent: text = "extent " + detail::dims_text(w.extent); break;
+        case work::work_kind::per_block: text = detail::plural(w.size(), "unit") + ", one per block"; break;
+        case work::work_kind::per_wave:
             text = detail::plural(w.size(), "unit") + ", one per " +
                    (w.contract.group_threads != 0 ? "group of " + std::to_string(w.contract.group_threads) + " threads"
                                                   : std::string("wave"));
@@ -74,8 +75,8 @@ command_output run(const plan_request& r) {
     const launch_plan p = plan(d, k, w);
 
     std::vector<diagnostic> diagnostics;
-    const launch_config diagnosed = problems_config(p, d, k);
-    for (const finding& f : p.problems) diagnostics.push_back(describe(f, d, k, diagnosed));
+    const launch_config diagnosed = detail::problems_config(p, d, k);
+    for (const detail::finding& f : p.problems) diagnostics.push_back(detail::describe(f, d, k, diagnosed));
     const bool valid = p.ok();
     const std::string reason = plan_reason(p, d, k);
     const int exit_code = valid ? 0 : 1;
@@ -103,13 +104,13 @@ command_output run(const plan_request& r) {
         return {json.finish(), {}, exit_code};
     }
 
-    std::string text = kernel_text(subject) + "plan for " + work_text(w) + " on " + device_text(d) + "\n";
+    std::string text = kernel_text(subject) + "plan for " + work_text(w) + " on " + to_string(d) + "\n";
     if (p.exceeds_one_pass) {
         text += "invalid: " + reason.substr(reason.find(':') + 2) + "\n";
         return {text + diagnostics_text(diagnostics), {}, exit_code};
     }
     if (!valid) {
-        text += "invalid: no block this kernel's contract allows can run on " + device_text(d) + "\n";
+        text += "invalid: no block this kernel's contract allows can run on " + to_string(d) + "\n";
         // The reason repeats the first error's message; it only adds something when no error explains it.
         if (p.problems.first_error() == nullptr) text += "reason: " + reason + "\n";
         return {text + diagnostics_text(diagnostics), {}, exit_code};

@@ -26,7 +26,7 @@ command_output run(const presets_request& r) {
     if (r.json) {
         json_writer json;
         json.begin_object().key("presets").begin_array();
-        for (const presets::preset& p : presets::all) {
+        for (const presets::detail::preset& p : presets::all) {
             json.begin_object();
             json.key("name").value(p.key);
             json.key("arch").value(p.limits.arch.view());
@@ -40,7 +40,7 @@ command_output run(const presets_request& r) {
 
     text_table table({align::left, align::left, align::left, align::left, align::right, align::right, align::left});
     table.add_row({"preset", "device", "arch", "vendor", "wave size", "CUs/SMs", "LDS/shared per block"});
-    for (const presets::preset& p : presets::all) {
+    for (const presets::detail::preset& p : presets::all) {
         const device_limits& d = p.limits;
         table.add_row({std::string(p.key), std::string(d.name.view()), std::string(d.arch.view()),
                        std::string(to_string(d.vendor)), std::to_string(d.wave_size), std::to_string(d.compute_units),

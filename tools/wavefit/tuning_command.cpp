@@ -25,8 +25,8 @@ namespace wavefit::cli {
 namespace {
 
 struct loaded_file {
-    tuning_database db;
-    tuning_database::load_report report;
+    detail::tuning_database db;
+    detail::tuning_database::load_report report;
     std::string name;
 };
 
@@ -65,15 +65,15 @@ std::string ignored_text(const loaded_file& f) {
            " line(s) are not tuning records and were ignored, the first at " + one_line(f.report.first_problem) + "\n";
 }
 
-std::vector<std::string> demangled_kernels(const tuning_database& db) {
+std::vector<std::string> demangled_kernels(const detail::tuning_database& db) {
     std::vector<std::string> mangled;
-    for (const tuning_record& r : db.records()) mangled.push_back(r.key.kernel);
+    for (const detail::tuning_record& r : db.records()) mangled.push_back(r.key.kernel);
     return demangle_names(mangled);
 }
 
 std::string bucket_text(std::uint32_t bucket) { return "2^" + std::to_string(bucket); }
 
-std::string choice_text(const tuned_choice& c) {
+std::string choice_text(const detail::tuned_choice& c) {
     std::string text = "block " + detail::dims_text(c.block) + ", " + std::string(to_string(c.grid));
     if (c.grid != grid_policy::cover) text += " x" + std::to_string(c.factor);
     return text;
@@ -93,18 +93,18 @@ std::string fixed_text(double value, int decimals) {
 
 std::string percent(double ratio) { return fixed_text(ratio * 100.0, 1) + "%"; }
 
-std::string speedup_text(const tuning_record& r) { return fixed_text(r.speedup(), 3) + "x"; }
+std::string speedup_text(const detail::tuning_record& r) { return fixed_text(r.speedup(), 3) + "x"; }
 // Against the configuration the launch replaced ("your configuration"); "-" when it replaced none.
-std::string speedup_over_yours_text(const tuning_record& r) {
+std::string speedup_over_yours_text(const detail::tuning_record& r) {
     return r.has_baseline ? fixed_text(r.speedup_over_baseline(), 3) + "x" : std::string("-");
 }
 
-std::string device_heading(const tuning_key& k) {
+std::string device_heading(const detail::tuning_key& k) {
     return terminal_safe(k.device_name) + " (" + terminal_safe(k.device_arch) + ", " + std::to_string(k.compute_units) +
            " CUs/SMs), " + terminal_safe(k.runtime);
 }
 
-void write_choice(json_writer& json, const tuned_choice& c) {
+void write_choice(json_writer& json, const detail::tuned_choice& c) {
     json.begin_object();
     json.key("block").begin_array().value(c.block.x).value(c.block.y).value(c.block.z).end_array();
     json.key("grid").value(to_string(c.grid));
@@ -114,7 +114,7 @@ void write_choice(json_writer& json, const tuned_choice& c) {
     json.end_object();
 }
 
-void write_record(json_writer& json, const tuning_record& r, const std::string& demangled) {
+void write_record(json_writer& json, const detail::tuning_record& r, const std::string& demangled) {
     json.key("device").begin_object();
     json.key("name").value(r.key.device_name);
     json.key("arch").value(r.key.device_arch);
@@ -149,7 +149,7 @@ void write_record(json_writer& json, const tuning_record& r, const std::string& 
 command_output show(const tuning_request& r) {
     const loaded_file f = load(r.files.front());
     const std::vector<std::string> names = demangled_kernels(f.db);
-    const std::vector<tuning_record>& records = f.db.records();
+    const std::vector<detail::tuning_record>& records = f.db.records();
     if (r.json) {
         json_writer json;
         json.begin_object().key("file").value(f.name).key("records").begin_array();
@@ -164,7 +164,7 @@ command_output show(const tuning_request& r) {
     std::string text = terminal_safe(f.name) + ": " + detail::plural(records.size(), "record") + "\n";
     // Grouped by device, in file order within a device.
     std::vector<std::string> devices;
-    for (const tuning_record& rec : records) {
+    for (const detail::tuning_record& rec : records) {
         const std::string heading = device_heading(rec.key);
         if (std::find(devices.begin(), devices.end(), heading) == devices.end()) devices.push_back(heading);
     }
@@ -174,7 +174,7 @@ command_output show(const tuning_request& r) {
                           align::right, align::right});
         table.add_row({"  kernel", "work", "bucket", "tuned", "plan", "vs plan", "vs yours", "spread", "measured"});
         for (std::size_t i = 0; i < records.size(); ++i) {
-            const tuning_record& rec = records[i];
+            const detail::tuning_record& rec = records[i];
             if (device_heading(rec.key) != device) continue;
             const double spread = rec.chosen.spread > rec.plan.spread ? rec.chosen.spread : rec.plan.spread;
             table.add_row(
@@ -189,15 +189,15 @@ command_output show(const tuning_request& r) {
 }
 
 // Whether `rec` may be launched on `d`: what the launch path checks before it uses a record.
-std::string problem_on(const device_limits& d, const tuning_record& rec) {
+std::string problem_on(const device_limits& d, const detail::tuning_record& rec) {
     const std::uint64_t size = rec.key.bucket >= 63 ? ~std::uint64_t{0} : std::uint64_t{1} << rec.key.bucket;
-    if (rec.key.kind == work_kind::extent || rec.chosen.baseline) {
+    if (rec.key.kind == work::work_kind::extent || rec.chosen.baseline) {
         // An extent's shape is not recorded, nor the grid of a kept configuration (the launch holds it):
         // the block must be a launch of its own.
         const launch_config one{dims{1}, rec.chosen.block, rec.key.dynamic_shared};
-        return is_launchable(d, rec.key.resources, one)
+        return detail::is_launchable(d, rec.key.resources, one)
                    ? std::string()
-                   : "block " + detail::dims_text(rec.chosen.block) + " is not launchable on " + device_text(d);
+                   : "block " + detail::dims_text(rec.chosen.block) + " is not launchable on " + to_string(d);
     }
     return detail::record_problem(d, rec.key.resources, rec.key.work_at(size), rec.chosen);
 }
@@ -207,14 +207,14 @@ command_output check(const tuning_request& r) {
     const device_limits& d = device.limits;
     const loaded_file f = load(r.files.front());
     const std::vector<std::string> names = demangled_kernels(f.db);
-    const std::vector<tuning_record>& records = f.db.records();
+    const std::vector<detail::tuning_record>& records = f.db.records();
     std::size_t invalid = 0, other_device = 0;
     struct verdict {
         std::string problem;
         bool for_this_device = true;
     };
     std::vector<verdict> verdicts;
-    for (const tuning_record& rec : records) {
+    for (const detail::tuning_record& rec : records) {
         verdict v;
         v.problem = problem_on(d, rec);
         v.for_this_device = detail::iequals(detail::isa_name(rec.key.device_arch), d.arch.view()) &&
@@ -226,7 +226,7 @@ command_output check(const tuning_request& r) {
     const int exit_code = invalid == 0 && f.report.ignored == 0 ? 0 : 1;
     if (r.json) {
         json_writer json;
-        json.begin_object().key("file").value(f.name).key("device").value(device_text(d));
+        json.begin_object().key("file").value(f.name).key("device").value(to_string(d));
         json.key("valid").value(exit_code == 0).key("records").begin_array();
         for (std::size_t i = 0; i < records.size(); ++i) {
             json.begin_object();
@@ -243,14 +243,14 @@ command_output check(const tuning_request& r) {
         json.end_array().key("ignored_lines").value(static_cast<std::uint64_t>(f.report.ignored)).end_object();
         return {json.finish(), ignored_text(f), exit_code};
     }
-    std::string text = terminal_safe(f.name) + " on " + device_text(d) + ": " + detail::plural(records.size(), "record") +
+    std::string text = terminal_safe(f.name) + " on " + to_string(d) + ": " + detail::plural(records.size(), "record") +
                        ", " +
                        (invalid == 0 ? "all valid" : std::to_string(invalid) + " invalid (wavefit would not use them)");
     if (other_device > 0) text += "; " + std::to_string(other_device) + " measured on another device (used only there)";
     if (f.report.ignored > 0) text += "; " + std::to_string(f.report.ignored) + " line(s) are not records (named on stderr)";
     text += "\n";
     for (std::size_t i = 0; i < records.size(); ++i) {
-        const tuning_record& rec = records[i];
+        const detail::tuning_record& rec = records[i];
         text += std::string(verdicts[i].problem.empty() ? "  valid    " : "  INVALID  ") + terminal_safe(names[i]) + ", " +
                 std::string(to_string(rec.key.kind)) + " " + bucket_text(rec.key.bucket) + ": " + choice_text(rec.chosen);
         if (!verdicts[i].problem.empty()) text += ": " + verdicts[i].problem;
@@ -263,9 +263,9 @@ command_output check(const tuning_request& r) {
 command_output merge(const tuning_request& r) {
     const loaded_file a = load(r.files[0]);
     const loaded_file b = load(r.files[1]);
-    tuning_database merged = a.db;
+    detail::tuning_database merged = a.db;
     std::size_t replaced = 0;
-    for (const tuning_record& rec : b.db.records()) replaced += merged.put(rec) ? 1 : 0;
+    for (const detail::tuning_record& rec : b.db.records()) replaced += merged.put(rec) ? 1 : 0;
     const std::string contents = merged.to_json_lines();
     const std::string temporary = r.output + ".tmp";
     std::FILE* out = std::fopen(temporary.c_str(), "wb");

@@ -17,8 +17,10 @@
 #endif
 
 WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
 
-// A range of indices [first, last) stepping by `stride`, starting at `start`.
+// What grid_stride and its relatives return: a range of indices [first, last) stepping by `stride`,
+// starting at `start`.
 class grid_stride_range {
 public:
     class iterator {
@@ -64,23 +66,25 @@ __device__ inline std::uint64_t global_thread_count() noexcept {
     return std::uint64_t{gridDim.x} * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
 }
 
+}  // namespace detail
+
 // Every index of [0, n) once across the grid.
-__device__ inline grid_stride_range grid_stride(std::uint64_t n) noexcept {
-    return {global_thread_index(), n, global_thread_count()};
+__device__ inline detail::grid_stride_range grid_stride(std::uint64_t n) noexcept {
+    return {detail::global_thread_index(), n, detail::global_thread_count()};
 }
 
 // Every index of [first, last) once across the grid.
-__device__ inline grid_stride_range grid_stride(std::uint64_t first, std::uint64_t last) noexcept {
-    const std::uint64_t index = global_thread_index();
+__device__ inline detail::grid_stride_range grid_stride(std::uint64_t first, std::uint64_t last) noexcept {
+    const std::uint64_t index = detail::global_thread_index();
     const std::uint64_t start = last - first <= index ? last : first + index;
-    return {start, last, global_thread_count()};
+    return {start, last, detail::global_thread_count()};
 }
 
 // Every unit of [0, units) once across the grid's blocks, for work::per_block launches (a row, a tile
 // or a head per block): `for (auto row : wavefit::block_stride(rows))`. Every thread of a block sees the
 // same units, so the block works on each together; a grid clamped below the unit count (2^31-1 blocks
 // in x on NVIDIA) still covers them all.
-__device__ inline grid_stride_range block_stride(std::uint64_t units) noexcept {
+__device__ inline detail::grid_stride_range block_stride(std::uint64_t units) noexcept {
     const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
     return {block, units, std::uint64_t{gridDim.x} * gridDim.y * gridDim.z};
 }
@@ -89,19 +93,21 @@ __device__ inline grid_stride_range block_stride(std::uint64_t units) noexcept {
 // work::per_group(units, lanes).kernel_loops() launches: `for (auto row : wavefit::wave_stride(rows, 32))`.
 // Every lane of a group sees the same units, so the group works on each together; the block holds
 // whole groups (the contract's blocks are multiples of the group).
-__device__ inline grid_stride_range wave_stride(std::uint64_t units, unsigned lanes) noexcept {
+__device__ inline detail::grid_stride_range wave_stride(std::uint64_t units, unsigned lanes) noexcept {
     const std::uint64_t group = lanes == 0 ? 1 : lanes;
-    return {global_thread_index() / group, units, global_thread_count() / group};
+    return {detail::global_thread_index() / group, units, detail::global_thread_count() / group};
 }
 
 // The same with one unit per wave (work::per_wave(units).kernel_loops()): 64 lanes on gfx9, 32 on
 // NVIDIA and RDNA.
-__device__ inline grid_stride_range wave_stride(std::uint64_t units) noexcept { return wave_stride(units, wave_size()); }
+__device__ inline detail::grid_stride_range wave_stride(std::uint64_t units) noexcept {
+    return wave_stride(units, wave_size());
+}
 
 // Indices [0, n) along one axis of a 2-D/3-D launch (0 = x, 1 = y, 2 = z): a clamped axis of an
 // extent plan is covered by striding along it.
 template <int Axis>
-__device__ inline grid_stride_range grid_stride_axis(std::uint64_t n) noexcept {
+__device__ inline detail::grid_stride_range grid_stride_axis(std::uint64_t n) noexcept {
     static_assert(Axis >= 0 && Axis <= 2, "wavefit::grid_stride_axis: axis is 0 (x), 1 (y) or 2 (z)");
     if constexpr (Axis == 0) {
         return {std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x, n, std::uint64_t{gridDim.x} * blockDim.x};

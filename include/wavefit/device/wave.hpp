@@ -14,9 +14,11 @@
 
 WAVEFIT_BEGIN_NAMESPACE
 
+namespace detail {
 // Bounds for sizing static arrays that must work on every GPU (rocPRIM's approach).
 inline constexpr unsigned min_wave_size = 32;
 inline constexpr unsigned max_wave_size = 64;
+}  // namespace detail
 
 // The wave size of the code being compiled. On AMD the compiler folds the builtin to a constant
 // per target, so `if (wavefit::wave_size() == 64)` costs nothing at run time.
@@ -38,6 +40,7 @@ __device__ inline unsigned wave_size() noexcept {
 #endif
 }
 
+namespace detail {
 // A compile-time wave size where the target fixes it: gfx9 always runs wave64; gfx10+ defaults
 // to wave32 (wave64 only under -mwavefrontsize64, which this constant cannot see: use wave_size()
 // for code that must also be right under that flag). NVIDIA: 32. Host pass: 0 (not a device).
@@ -52,6 +55,7 @@ inline constexpr unsigned compiled_wave_size = 32;
 #else
 inline constexpr unsigned compiled_wave_size = 0;
 #endif
+}  // namespace detail
 
 // This thread's lane within its wave.
 __device__ inline unsigned lane_id() noexcept {

@@ -23,7 +23,7 @@
 #include "../kernel_resources.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
-namespace backend {
+namespace detail::backend {
 
 #if WAVEFIT_PLATFORM_HIP
 inline constexpr error_type success = hipSuccess;
@@ -31,16 +31,16 @@ inline constexpr const char* runtime_name = "HIP";
 inline constexpr error_type no_device = hipErrorNoDevice;
 inline constexpr const char* visible_devices_variable = "HIP_VISIBLE_DEVICES (or ROCR_VISIBLE_DEVICES)";
 #if WAVEFIT_PLATFORM_HIP_NVIDIA
-inline constexpr vendor platform_vendor = vendor::nvidia;
+inline constexpr device_limits::vendor_kind platform_vendor = device_limits::vendor_kind::nvidia;
 #else
-inline constexpr vendor platform_vendor = vendor::amd;
+inline constexpr device_limits::vendor_kind platform_vendor = device_limits::vendor_kind::amd;
 #endif
 #else
 inline constexpr error_type success = cudaSuccess;
 inline constexpr const char* runtime_name = "CUDA";
 inline constexpr error_type no_device = cudaErrorNoDevice;
 inline constexpr const char* visible_devices_variable = "CUDA_VISIBLE_DEVICES";
-inline constexpr vendor platform_vendor = vendor::nvidia;
+inline constexpr device_limits::vendor_kind platform_vendor = device_limits::vendor_kind::nvidia;
 #endif
 
 inline const char* error_name(error_type e) noexcept {
@@ -297,8 +297,6 @@ inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept
 #endif
 }
 
-namespace detail {
-
 // Whether the runtime's headers declare hip/cudaStreamGetDevice (HIP 5.x before it, or Debian's 5.2,
 // and CUDA before 12.8 do not): the call below is found by argument-dependent lookup on the stream
 // type, so an undeclared function is a substitution failure, not an error.
@@ -324,10 +322,8 @@ error_type query_stream_device(Stream stream, int& device) noexcept {
 #endif
 }
 
-}  // namespace detail
-
 // True when this runtime can say which device a stream belongs to.
-inline constexpr bool can_query_stream_device = detail::has_stream_get_device<stream_type>::value;
+inline constexpr bool can_query_stream_device = has_stream_get_device<stream_type>::value;
 
 // The device a stream was created on. A null stream, and the legacy and per-thread default streams
 // (handles 1 and 2 in both runtimes), belong to the calling thread's current device. Where the
@@ -335,7 +331,7 @@ inline constexpr bool can_query_stream_device = detail::has_stream_get_device<st
 // README's multi-GPU notes.
 inline error_type stream_device(int& device, stream_type stream) noexcept {
     if constexpr (can_query_stream_device) {
-        if (reinterpret_cast<std::uintptr_t>(stream) > 2) return detail::query_stream_device(stream, device);
+        if (reinterpret_cast<std::uintptr_t>(stream) > 2) return query_stream_device(stream, device);
     }
     return current_device(device);
 }
@@ -435,5 +431,5 @@ inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void*
 #endif
 }
 
-}  // namespace backend
+}  // namespace detail::backend
 WAVEFIT_END_NAMESPACE

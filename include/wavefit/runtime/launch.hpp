@@ -36,10 +36,10 @@ WAVEFIT_FUNC const device_limits& device_limits_for(int device);
 WAVEFIT_FUNC const device_limits& current_device_limits();
 #endif
 
+namespace detail {
+
 // How many GPUs the runtime shows this process (0 when none, or when the runtime fails).
 WAVEFIT_FUNC int visible_device_count() noexcept;
-
-namespace detail {
 
 WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
                                           void** args) noexcept;
@@ -52,7 +52,7 @@ WAVEFIT_FUNC bool kernel_resources_of(const void* kernel, kernel_resources& out,
 
 // wavefit::launch without exceptions: the result says what happened (launch_result::ok()).
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, backend::stream_type stream,
+launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, detail::backend::stream_type stream,
                          Args&&... args) noexcept {
     const void* address = detail::kernel_address(kernel);
     return detail::with_packed_arguments<launch_result, Params...>(
@@ -61,7 +61,8 @@ launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, ba
 }
 
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) noexcept {
+launch_result try_launch(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream,
+                         Args&&... args) noexcept {
     const void* address = detail::kernel_address(kernel);
     return detail::with_packed_arguments<launch_result, Params...>(
         [&](void** packed) { return detail::launch_planned(address, w, stream, packed); },
@@ -69,12 +70,13 @@ launch_result try_launch(void (*kernel)(Params...), const work& w, backend::stre
 }
 
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
-launch_result try_launch(void (*kernel)(Params...), Count elements, backend::stream_type stream, Args&&... args) noexcept {
+launch_result try_launch(void (*kernel)(Params...), Count elements, detail::backend::stream_type stream,
+                         Args&&... args) noexcept {
     return try_launch(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
 }
 
 template <class... Params, class... Args>
-launch_result try_launch(void (*kernel)(Params...), const dims& extent, backend::stream_type stream,
+launch_result try_launch(void (*kernel)(Params...), const dims& extent, detail::backend::stream_type stream,
                          Args&&... args) noexcept {
     return try_launch(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }

@@ -69,7 +69,7 @@ WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_co
 // Validates `cfg` against the device and the kernel, launches, checks the launch error; failures
 // throw wavefit::launch_error (<wavefit/runtime/launch.hpp> declares it).
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), const launch_config& cfg, backend::stream_type stream, Args&&... args) {
+void launch(void (*kernel)(Params...), const launch_config& cfg, detail::backend::stream_type stream, Args&&... args) {
     const void* address = detail::kernel_address(kernel);
     detail::with_packed_arguments<void, Params...>(
         [&](void** packed) { detail::launch_configured_or_throw(address, cfg, stream, packed); },
@@ -78,7 +78,7 @@ void launch(void (*kernel)(Params...), const launch_config& cfg, backend::stream
 
 // Plans the launch for `w` (the block from the device, the kernel and its contract), then as above.
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) {
+void launch(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream, Args&&... args) {
     const void* address = detail::kernel_address(kernel);
     detail::with_packed_arguments<void, Params...>(
         [&](void** packed) { detail::launch_planned_or_throw(address, w, stream, packed); },
@@ -87,13 +87,13 @@ void launch(void (*kernel)(Params...), const work& w, backend::stream_type strea
 
 // One thread per element over `elements` items (work::elements).
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
-void launch(void (*kernel)(Params...), Count elements, backend::stream_type stream, Args&&... args) {
+void launch(void (*kernel)(Params...), Count elements, detail::backend::stream_type stream, Args&&... args) {
     launch(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
 }
 
 // One thread per item of a 2-D/3-D extent (work::over).
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) {
+void launch(void (*kernel)(Params...), const dims& extent, detail::backend::stream_type stream, Args&&... args) {
     launch(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 #endif

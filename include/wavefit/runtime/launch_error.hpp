@@ -5,10 +5,11 @@
 // try_launch returns these facts as a launch_result; launch throws them as a launch_error.
 #pragma once
 
-#include <cstdint>    // std::uint8_t
-#include <optional>   // the diagnostic code, when there is one
-#include <stdexcept>  // std::runtime_error
-#include <string>     // message parts
+#include <cstdint>      // std::uint8_t
+#include <optional>     // the diagnostic code, when there is one
+#include <stdexcept>    // std::runtime_error
+#include <string>       // message parts
+#include <string_view>  // to_string(launch_status)
 
 #include "../config.hpp"
 #include "../diagnostic.hpp"
@@ -24,7 +25,7 @@ enum class launch_status : std::uint8_t {
     runtime_failed,     // the runtime (or a query wavefit needed) returned an error
 };
 
-constexpr const char* to_string(launch_status s) noexcept {
+constexpr std::string_view to_string(launch_status s) noexcept {
     switch (s) {
         case launch_status::not_attempted: return "not_attempted";
         case launch_status::launched: return "launched";
@@ -55,7 +56,7 @@ struct launch_result {
 class launch_error : public std::runtime_error {
 public:
     explicit launch_error(const launch_result& result)
-        : std::runtime_error(result.message.empty() ? std::string("wavefit: launch ") + to_string(result.status)
+        : std::runtime_error(result.message.empty() ? std::string("wavefit: launch ").append(to_string(result.status))
                                                     : result.message),
           status_(result.status),
           runtime_code_(result.runtime_code),

@@ -156,15 +156,15 @@ WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, b
 }
 
 WAVEFIT_FUNC std::string device_display(int device, const device_limits& limits) {
-    if (!limits.name.empty()) return device_text(limits);
+    if (!limits.name.empty()) return to_string(limits);
     std::string name;
     if (backend::read_device_name(name, device) != backend::success) {
         (void)backend::take_last_error();
-        return device_text(limits);
+        return to_string(limits);
     }
     device_limits named = limits;
     named.name.assign(name);
-    return device_text(named);
+    return to_string(named);
 }
 
 WAVEFIT_FUNC std::string kernel_display(const kernel_state& k) {
@@ -382,11 +382,11 @@ WAVEFIT_COLD inline void reject(launch_result& r, const findings& problems, cons
     const finding* first = problems.first_error();
     const device_limits limits = named_limits(e);
     r.kernel = kernel_display(*e.kernel);
-    r.device = device_text(limits);
+    r.device = to_string(limits);
     r.status = launch_status::rejected;
     r.diagnostic = first->code;
     // How the kernel maps the work onto the launch decides what the fix may change.
-    detail::launch_work_shape shape = launch_work_shape::thread_per_item;
+    launch_work_shape shape = launch_work_shape::thread_per_item;
     std::uint64_t group = 0;
     if (w != nullptr && w->kind == work_kind::per_block) shape = launch_work_shape::block_per_unit;
     if (w != nullptr && w->kind == work_kind::per_wave) {
@@ -637,7 +637,8 @@ WAVEFIT_FUNC const device_limits& device_limits_for(int device) {
             const device_limits* unnamed = detail::cached_device_limits(device, failure);
             if (unnamed == nullptr) return false;
             std::string name;
-            if (const backend::error_type e = backend::read_device_name(name, device); e != backend::success) {
+            if (const detail::backend::error_type e = detail::backend::read_device_name(name, device);
+                e != detail::backend::success) {
                 failure = {e, "reading the device's name"};
                 return false;
             }
@@ -654,7 +655,7 @@ WAVEFIT_FUNC const device_limits& device_limits_for(int device) {
 
 WAVEFIT_FUNC const device_limits& current_device_limits() {
     int device = 0;
-    if (const backend::error_type e = backend::current_device(device); e != backend::success) {
+    if (const detail::backend::error_type e = detail::backend::current_device(device); e != detail::backend::success) {
         launch_result r;
         detail::fail_runtime(r, e, "to report the current device");
         r.device = "no device";
@@ -664,6 +665,8 @@ WAVEFIT_FUNC const device_limits& current_device_limits() {
 }
 #endif
 
-WAVEFIT_FUNC int visible_device_count() noexcept { return detail::visible_device_state().count; }
+namespace detail {
+WAVEFIT_FUNC int visible_device_count() noexcept { return visible_device_state().count; }
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

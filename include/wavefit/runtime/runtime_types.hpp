@@ -11,7 +11,7 @@
 #endif
 
 WAVEFIT_BEGIN_NAMESPACE
-namespace backend {
+namespace detail::backend {
 
 #if WAVEFIT_PLATFORM_HIP
 using error_type = hipError_t;
@@ -21,5 +21,5 @@ using error_type = cudaError_t;
 using stream_type = cudaStream_t;
 #endif
 
-}  // namespace backend
+}  // namespace detail::backend
 WAVEFIT_END_NAMESPACE

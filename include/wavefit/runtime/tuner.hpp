@@ -405,7 +405,7 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
     const auto started = std::chrono::steady_clock::now();
     const std::vector<launch_recipe> recipes = tuning_candidates(d, k, w);
     if (recipes.empty() && !w.has_baseline) {
-        result.message = "no block the kernel's contract allows can run on " + device_text(d);
+        result.message = "no block the kernel's contract allows can run on " + to_string(d);
         return result;
     }
     std::vector<candidate_timing> all;
@@ -427,7 +427,7 @@ inline tuning_result measure_and_choose(const device_limits& d, const kernel_res
         if (!b.failed) reference = all.size() - 1;
     }
     if (all.empty() || all[reference].failed) {
-        result.message = w.has_baseline ? "the configuration the work replaces is not launchable on " + device_text(d)
+        result.message = w.has_baseline ? "the configuration the work replaces is not launchable on " + to_string(d)
                                         : "the plan itself is not launchable";
         return result;
     }
@@ -604,7 +604,7 @@ inline bool apply_record(const launch_entry& e, const work& w, const tuning_reco
 inline void recipe_for_launch(const launch_entry& e, const work& w, const launch_arguments* here, launch_recipe& recipe,
                               bool& keep_baseline) {
     tuning_state& state = tuning_state::get();
-    const std::string what = kernel_display(*e.kernel) + " on " + device_text(*e.limits) + ", " + work_text(w);
+    const std::string what = kernel_display(*e.kernel) + " on " + to_string(*e.limits) + ", " + work_text(w);
     tuning_key key;
     if (!tuning_key_for(e, w, key)) {
         state.say(what + ": the runtime gives no name to key a record by; the plan");
@@ -691,10 +691,13 @@ WAVEFIT_FUNC tuning_result tune_packed(const void* kernel, const work& w, backen
 
 }  // namespace detail
 
-// The public setters (declared in tuning_api.hpp).
+// The setters (declared in tuning_api.hpp).
 WAVEFIT_FUNC void set_tuning_mode(tuning_mode m) noexcept { detail::tuning_switch::get().set_mode(m); }
-WAVEFIT_FUNC tuning_mode current_tuning_mode() noexcept { return detail::tuning_switch::get().mode(); }
 WAVEFIT_FUNC void set_tuning_file(const std::string& path) { detail::tuning_state::get().set_file(path); }
-WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept { detail::tuning_state::get().set_verbose(on); }
+
+namespace detail {
+WAVEFIT_FUNC tuning_mode current_tuning_mode() noexcept { return tuning_switch::get().mode(); }
+WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept { tuning_state::get().set_verbose(on); }
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

@@ -52,7 +52,7 @@ WAVEFIT_FUNC tuning_result tune_packed(const void* kernel, const work& w, backen
 // is set. The kernel runs many times with these arguments: unless it is idempotent (its outputs do
 // not depend on its earlier outputs), pass scratch buffers.
 template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream, Args&&... args) {
     using packed_type = detail::packed_arguments<Params...>;
     if constexpr (!packed_type::template fits<Args...>()) {
         return tuning_result{};
@@ -68,12 +68,12 @@ tuning_result tune(void (*kernel)(Params...), const work& w, backend::stream_typ
 }
 
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
-tuning_result tune(void (*kernel)(Params...), Count elements, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), Count elements, detail::backend::stream_type stream, Args&&... args) {
     return tune(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
 }
 
 template <class... Params, class... Args>
-tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::stream_type stream, Args&&... args) {
+tuning_result tune(void (*kernel)(Params...), const dims& extent, detail::backend::stream_type stream, Args&&... args) {
     return tune(kernel, work::over(extent), stream, std::forward<Args>(args)...);
 }
 
@@ -81,13 +81,18 @@ tuning_result tune(void (*kernel)(Params...), const dims& extent, backend::strea
 // sets it at start-up). Entries already computed are recomputed on their next launch.
 WAVEFIT_FUNC void set_tuning_mode(tuning_mode m) noexcept;
 
-WAVEFIT_FUNC tuning_mode current_tuning_mode() noexcept;
-
 // The tuning file this process reads and adds to from now on (WAVEFIT_TUNING_FILE sets it at
 // start-up); an empty path keeps new results in this process only.
 WAVEFIT_FUNC void set_tuning_file(const std::string& path);
 
+namespace detail {
+
+// The mode planned launches follow now (set_tuning_mode, or WAVEFIT_TUNING at start-up).
+WAVEFIT_FUNC tuning_mode current_tuning_mode() noexcept;
+
 // Whether new tuning choices are reported on stderr (WAVEFIT_TUNING_VERBOSE=1 at start-up).
 WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept;
+
+}  // namespace detail
 
 WAVEFIT_END_NAMESPACE

@@ -28,7 +28,7 @@ constexpr parse_arch parse_archs[] = {
 std::string accepted_targets() {
     std::string names = "gfx90a, gfx942, gfx950, gfx1100 or an AMD preset (";
     bool first = true;
-    for (const presets::preset& p : presets::all) {
+    for (const auto& p : presets::all) {
         if (!p.limits.is_amd()) continue;
         if (!first) names += ", ";
         names += p.key;
@@ -40,8 +40,7 @@ std::string accepted_targets() {
 }  // namespace
 
 lint_target resolve_lint_target(std::string_view name) {
-    const device_limits* device = presets::find(name);
-    if (device == nullptr) device = presets::find_by_arch(name);
+    const device_limits* device = presets::find(name);  // a preset's name or an architecture
     if (device == nullptr || !device->is_amd())
         throw usage_error("--target " + cli::quoted(name) + ": lint checks code for AMD GPUs; expected " +
                           accepted_targets());
