@@ -73,21 +73,22 @@ struct kernel_key_hash {
 };
 
 // Each device's limits as a launch needs them: no name (read on failure only).
+// The process's tables are allocated once and never destroyed (once_table.hpp says why).
 inline once_table<device_key, device_limits, device_key_hash, 64>& device_limits_table() {
-    static once_table<device_key, device_limits, device_key_hash, 64> table;
+    static auto& table = *new once_table<device_key, device_limits, device_key_hash, 64>;
     return table;
 }
 // The same with the device's name, for device_limits_for() (never on a launch's path).
 inline once_table<device_key, device_limits, device_key_hash, 64>& named_device_limits_table() {
-    static once_table<device_key, device_limits, device_key_hash, 64> table;
+    static auto& table = *new once_table<device_key, device_limits, device_key_hash, 64>;
     return table;
 }
 inline once_table<kernel_key, kernel_state, kernel_key_hash, 1024>& kernel_table() {
-    static once_table<kernel_key, kernel_state, kernel_key_hash, 1024> table;
+    static auto& table = *new once_table<kernel_key, kernel_state, kernel_key_hash, 1024>;
     return table;
 }
 inline once_table<launch_key, launch_entry, launch_key_hash>& launch_table() {
-    static once_table<launch_key, launch_entry, launch_key_hash> table;
+    static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
     return table;
 }
 

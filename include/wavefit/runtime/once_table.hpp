@@ -5,7 +5,8 @@
 // step launches dozens); and many threads launching a kernel for the first time at once must neither
 // race nor query the runtime more than once. Readers probe an open-addressed array of atomic
 // pointers; a miss computes under the table's mutex and publishes the finished entry with a release
-// store. Entries are never moved or freed, so a pointer handed out stays valid for the process.
+// store. Entries are never moved, and freed only with their table, so a pointer handed out stays
+// valid as long as the table (the process's tables live as long as the process).
 // No GPU header and no exceptions: the runtime layer uses it with real queries, the tests with fakes
 // (under ThreadSanitizer).
 #pragma once
@@ -25,6 +26,16 @@ class once_table {
 
 public:
     once_table() = default;
+    // Frees the entries: for tables with an owner (the tests'). The process's tables are never
+    // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
+    ~once_table() {
+        for (std::atomic<const node*>& slot : slots_) delete slot.load(std::memory_order_relaxed);
+        for (node* n = overflow_; n != nullptr;) {
+            node* next = n->next_overflow;
+            delete n;
+            n = next;
+        }
+    }
     once_table(const once_table&) = delete;
     once_table& operator=(const once_table&) = delete;
 
