@@ -86,6 +86,9 @@ struct zoo_case {
     // for "cover", planned as work::per_block.
     bool block_granular = false;
     std::uint64_t work = 0;
+    // The kernel is right with any multiple of the wave, not only powers of two (its reduction goes
+    // through one shared slot per wave): said in its contract, as a port would say it.
+    bool any_wave_multiple = false;
     // The configuration the kernel's own benchmark launches it with (external kernels only).
     std::function<wavefit::launch_config()> original;
     bool device_copy = false;        // the memcpy ceiling: no kernel
@@ -98,9 +101,12 @@ struct zoo_case {
     // What the wavefit and tuned strategies hand wavefit: the work as its author would describe it.
     wavefit::work planned_work() const {
         // A unit's size (a row, a tile) keys the tuning record: softmax rows of 4096 and 8192 tune apart.
-        return block_granular ? wavefit::work::per_block(work, work != 0 ? static_cast<std::uint64_t>(elements) / work : 0,
-                                                         launch.options)
-                              : wavefit::work::elements(work, launch.options);
+        const wavefit::work w =
+                block_granular
+                        ? wavefit::work::per_block(work, work != 0 ? static_cast<std::uint64_t>(elements) / work : 0,
+                                                   launch.options)
+                        : wavefit::work::elements(work, launch.options);
+        return any_wave_multiple ? w.block_any_wave_multiple() : w;
     }
 };
 
@@ -313,6 +319,7 @@ inline zoo_case softmax_case(std::uint64_t rows, std::uint64_t hidden, const zoo
     c.bytes = 8.0 * static_cast<double>(n);
     c.elements = static_cast<double>(n);
     c.block_granular = true;
+    c.any_wave_multiple = true;  // block_reduce: one scratch slot per wave, any number of waves
     c.work = rows;
     c.launch = make_launchers(softmax_kernel<softmax_capacity>, [x, y, rows, hidden] {
         return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(x, y, rows, hidden);

@@ -54,6 +54,12 @@ int user_launches(wavefit::detail::backend::stream_type stream, float* x, float*
     wavefit::launch(saxpy, wavefit::work::elements(n).kernel_loops(), stream, a, x, y, n);
     wavefit::launch(row_sums, wavefit::work::per_block(rows, row_length), stream, x, y, rows, row_length);
     wavefit::launch(takes_pointer, wavefit::launch_config{1, 64}, stream, NULL, 0);
+    // The porting table's contracts.
+    wavefit::launch(saxpy, wavefit::work::elements(n).block_fixed(256), stream, a, x, y, n);
+    wavefit::launch(saxpy, wavefit::work::elements(n).block_at_most(256), stream, a, x, y, n);
+    wavefit::launch(row_sums, wavefit::work::per_group(rows, 32, row_length), stream, x, y, rows, row_length);
+    wavefit::launch(row_sums, wavefit::work::per_wave(rows, row_length), stream, x, y, rows, row_length);
+    wavefit::launch(saxpy, wavefit::work::elements(n).replacing(wavefit::launch_config{grid, block}), stream, a, x, y, n);
     const wavefit::launch_result r = wavefit::try_launch(saxpy, n, stream, a, x, y, n);
     return r.ok() ? 0 : r.runtime_code;
 }
@@ -63,5 +69,8 @@ bool user_plans(std::uint64_t n) {
     const wavefit::kernel_resources resources{};
     const wavefit::launch_plan p = wavefit::plan(mi300x, resources, n);
     const std::vector<wavefit::diagnostic> problems = wavefit::check(mi300x, resources, p.config());
-    return problems.empty();
+    const wavefit::device_limits* gfx942 = wavefit::presets::find("gfx942");
+    const int rows = 4096, row_length = 768;
+    const wavefit::launch_plan rows_plan = wavefit::plan(*gfx942, resources, wavefit::work::per_block(rows, row_length));
+    return problems.empty() && rows_plan.ok();
 }
