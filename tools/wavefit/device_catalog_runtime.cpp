@@ -12,9 +12,9 @@ namespace {
 
 class runtime_catalog final : public device_catalog {
 public:
-    std::string_view backend_name() const override { return backend::runtime_name; }
+    std::string_view backend_name() const override { return detail::backend::runtime_name; }
     // 0 when the runtime finds no GPU or no driver: `info` then says "no GPU found".
-    int count() const override { return visible_device_count(); }
+    int count() const override { return detail::visible_device_count(); }
     // Throws wavefit::launch_error (a one-line message naming the runtime error) if the device
     // cannot be queried; main reports it.
     device_limits limits(int index) const override { return device_limits_for(index); }
