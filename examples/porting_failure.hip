@@ -5,9 +5,10 @@
 //
 // On the way the kernel got __launch_bounds__(256), and the data grew past 2^32 elements. This shows
 //   1. what wavefit::check says about that launch on an MI300X (a preset: no GPU needed),
-//   2. what wavefit::launch(scale, n, stream, ...) does there instead (wavefit::plan),
+//   2. what wavefit::launch does there instead (wavefit::plan): the kernel loops (grid_stride), and the
+//      launch says so with work::elements(n).kernel_loops(), so that wavefit may clamp the grid,
 //   3. on the GPU at hand: the raw launch fails with the runtime's error, wavefit rejects the same
-//      configuration before calling the runtime, and wavefit::launch(scale, n, ...) just works.
+//      configuration before calling the runtime, and wavefit::launch just works.
 #include "example_support.hpp"
 
 #include <cstdint>  // 64-bit sizes
@@ -35,10 +36,12 @@ int main() {
                    has_code(found, diagnostic_code::block_exceeds_kernel_max_threads) &&
                    has_code(found, diagnostic_code::work_items_exceed_dispatch_limit);
 
-    // 2. What wavefit::launch(scale, n, stream, ...) launches there: a block within the bound, a grid
-    //    clamped below 2^32 work-items, and the kernel's grid-stride loop covers the rest.
-    const launch_plan p = plan(presets::by_name("mi300x"), bound_256, big);
-    std::printf("\nwavefit::launch(scale, 2^33, stream, ...) on an MI300X: %s\n",
+    // 2. What wavefit::launch(scale, work::elements(n).kernel_loops(), stream, ...) launches there: a
+    //    block within the bound, a grid clamped below 2^32 work-items, and the kernel's grid-stride loop
+    //    covers the rest. (Without .kernel_loops() wavefit refuses it: one pass cannot cover 2^33.)
+    const launch_plan p = plan(presets::by_name("mi300x"), bound_256, work::elements(big).kernel_loops());
+    as_intended &= !plan(presets::by_name("mi300x"), bound_256, big).ok();
+    std::printf("\nwavefit::launch(scale, work::elements(2^33).kernel_loops(), stream, ...) on an MI300X: %s\n",
                 plan_reason(p, presets::by_name("mi300x"), bound_256).c_str());
     as_intended &= p.ok() && p.block.x <= 256 && p.grid_stride;
 
@@ -63,8 +66,8 @@ int main() {
     as_intended &= rejected.status == launch_status::rejected && rejected.runtime_code == 0 &&
                    rejected.diagnostic == diagnostic_code::block_exceeds_kernel_max_threads;
 
-    const launch_config used = plan(scale, n).config();
-    launch(scale, n, stream, x, n, 2.0f);  // throws wavefit::launch_error if anything were wrong
+    const launch_config used = plan(scale, work::elements(n).kernel_loops()).config();
+    launch(scale, work::elements(n).kernel_loops(), stream, x, n, 2.0f);  // throws launch_error if anything were wrong
     gpu::check(gpu::synchronize(stream), "running the kernels");
     std::vector<float> result(n);
     gpu::check(gpu::to_host(result.data(), x, n * sizeof(float)), "copying to the host");

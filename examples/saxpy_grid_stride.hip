@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SAXPY over more than 2^32 elements. Every size is 64-bit from the host to the kernel, and the
-// kernel loops with wavefit::grid_stride: a planned grid is clamped where the device cannot hold
-// one thread per element. On AMD the dispatch packet counts at most 2^32-1 work-items per
+// kernel loops with wavefit::grid_stride, and its launches say so (work::elements(n).kernel_loops()):
+// only then is a planned grid clamped where the device cannot hold one thread per element. On AMD the dispatch packet counts at most 2^32-1 work-items per
 // dimension, so on an MI300X one pass of the grid covers 2^32 - 256 elements and the loop does
 // the rest. On a GPU with enough memory (2 x 16 GiB) it runs and checks a sample of the results.
 #include "example_support.hpp"
@@ -28,7 +28,7 @@ int main() {
     std::uint64_t n = (std::uint64_t{1} << 32) + 4099;
 
     // The plan on an MI300X for a kernel with no special resources: the grid is clamped.
-    const launch_plan mi300x = plan(presets::by_name("mi300x"), kernel_resources{}, n);
+    const launch_plan mi300x = plan(presets::by_name("mi300x"), kernel_resources{}, work::elements(n).kernel_loops());
     std::printf("saxpy over %llu elements on an MI300X: %s\n", static_cast<unsigned long long>(n),
                 plan_reason(mi300x, presets::by_name("mi300x"), kernel_resources{}).c_str());
     as_intended &= mi300x.grid_stride && mi300x.grid.x * mi300x.block.x <= presets::by_name("mi300x").max_work_items_per_dimension;
@@ -46,11 +46,11 @@ int main() {
     gpu::stream_t stream = nullptr;
     gpu::check(gpu::create_stream(stream), "creating a stream");
 
-    const launch_plan here = plan(saxpy, n);
+    const launch_plan here = plan(saxpy, work::elements(n).kernel_loops());
     std::printf("  saxpy over %llu elements here: %s\n", static_cast<unsigned long long>(n),
                 plan_reason(here, current_device_limits(), kernel_resources_for(saxpy)).c_str());
-    launch(fill_inputs, n, stream, x, y, n);
-    launch(saxpy, n, stream, a, x, y, n);  // x is a float*, the kernel takes const float*: allowed
+    launch(fill_inputs, work::elements(n).kernel_loops(), stream, x, y, n);
+    launch(saxpy, work::elements(n).kernel_loops(), stream, a, x, y, n);  // x is a float*, the kernel takes const float*: allowed
     gpu::check(gpu::synchronize(stream), "running the kernels");
 
     // A sample: both ends, both sides of 2^31 and 2^32, and a spread of others.

@@ -81,11 +81,14 @@ void runtime_reports_no_gpu() {
 void planning_core_works_from_presets() {
     using namespace wavefit;
     const std::uint64_t n = std::uint64_t{1} << 33;
-    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, n);
+    const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, work::elements(n).kernel_loops());
     expect(
         p.ok() && p.grid_stride && p.grid.x * p.block.x <= 4294967295ull && detail::is_launchable(presets::detail::mi300x, {}, p.config()),
-        "plan(mi300x, 2^33 elements) clamps the grid below 2^32 work-items",
+        "plan(mi300x, 2^33 elements of a kernel that loops) clamps the grid below 2^32 work-items",
         "grid " + detail::dims_text(p.grid) + " block " + detail::dims_text(p.block));
+    const launch_plan one_pass = plan(presets::detail::mi300x, kernel_resources{}, n);
+    expect(!one_pass.ok() && one_pass.exceeds_one_pass, "plan(mi300x, 2^33 elements, one pass) is refused",
+           "grid " + detail::dims_text(one_pass.grid) + " block " + detail::dims_text(one_pass.block));
 
     kernel_resources k{};
     k.registers = 128;
