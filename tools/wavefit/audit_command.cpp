@@ -77,8 +77,8 @@ std::string dims_short(const dims& d) {
     return s;
 }
 
-std::string registers_text(const device_limits& d, const wavefit::analysis::kernel_group& g, const wavefit::analysis::kernel_audit& a) {
-    const wavefit::analysis::trace_dispatch& t = g.launch;
+std::string registers_text(const device_limits& d, const kernel_group& g, const kernel_audit& a) {
+    const trace_dispatch& t = g.launch;
     if (!t.arch_vgpr && !t.accum_vgpr && !t.registers) return "-";
     std::string s = std::to_string(a.resources.registers);
     if (t.accum_vgpr && *t.accum_vgpr > 0)
@@ -98,8 +98,8 @@ std::string cell_name(const std::string& demangled) {
 }
 
 struct audited {
-    wavefit::analysis::kernel_group group;
-    wavefit::analysis::kernel_audit audit;
+    kernel_group group;
+    kernel_audit audit;
     std::string demangled;
 };
 
@@ -131,19 +131,19 @@ command_output run(const audit_request& r) {
     const selected_device device = select_device(choice);
     const device_limits& d = device.limits;
 
-    std::vector<wavefit::analysis::kernel_group> groups = trace.kernels.sorted();
+    std::vector<kernel_group> groups = trace.kernels.sorted();
     const std::size_t shown =
         r.top == 0 ? groups.size() : static_cast<std::size_t>(std::min<std::uint64_t>(r.top, groups.size()));
     groups.resize(shown);
     std::vector<std::string> names;
     names.reserve(groups.size());
-    for (const wavefit::analysis::kernel_group& g : groups) names.push_back(g.launch.name);
+    for (const kernel_group& g : groups) names.push_back(g.launch.name);
     const std::vector<std::string> demangled = demangle_names(names);
     std::vector<audited> rows;
     for (std::size_t i = 0; i < groups.size(); ++i)
-        rows.push_back({groups[i], wavefit::analysis::audit_kernel(d, groups[i]), demangled[i]});
+        rows.push_back({groups[i], audit_kernel(d, groups[i]), demangled[i]});
     const std::uint64_t total = trace.kernels.total_ns();
-    const auto fraction = [total](const wavefit::analysis::kernel_group& g) {
+    const auto fraction = [total](const kernel_group& g) {
         return total == 0 ? 0.0 : static_cast<double>(g.total_ns) / static_cast<double>(total);
     };
     const std::string trace_device = trace.device_name.empty() ? trace.device_arch : trace.device_name;
@@ -180,8 +180,8 @@ command_output run(const audit_request& r) {
         json.end_object();
         json.key("kernels").begin_array();
         for (const audited& row : rows) {
-            const wavefit::analysis::kernel_group& g = row.group;
-            const wavefit::analysis::kernel_audit& a = row.audit;
+            const kernel_group& g = row.group;
+            const kernel_audit& a = row.audit;
             json.begin_object();
             json.key("name").value(g.launch.name);
             json.key("demangled").value(row.demangled);
@@ -194,7 +194,7 @@ command_output run(const audit_request& r) {
             json.key("block");
             write_dims(json, g.launch.block);
             json.key("work_items");
-            write_dims(json, wavefit::analysis::work_items_of(g.launch.grid, g.launch.block));
+            write_dims(json, work_items_of(g.launch.grid, g.launch.block));
             json.key("registers").value(a.resources.registers);
             json.key("arch_vgpr");
             write_optional(json, g.launch.arch_vgpr);
@@ -234,7 +234,7 @@ command_output run(const audit_request& r) {
             else
                 json.null();
             json.key("findings").begin_array();
-            for (const wavefit::analysis::audit_finding& f : a.findings) {
+            for (const audit_finding& f : a.findings) {
                 json.begin_object();
                 json.key("code").value(f.code);
                 json.key("severity").value(f.severity);
@@ -301,7 +301,7 @@ command_output run(const audit_request& r) {
         std::string details;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const audited& row = rows[i];
-            const wavefit::analysis::kernel_group& g = row.group;
+            const kernel_group& g = row.group;
             std::string name = row.demangled;
             for (char& c : name)
                 if (c == '|' || c == '`') c = '\'';
@@ -316,7 +316,7 @@ command_output run(const audit_request& r) {
             md += " `" + cell_name(name) + "` |\n";
             if (!row.audit.findings.empty()) {
                 details += "\n**" + std::to_string(i + 1) + ". `" + cell_name(name) + "`**\n\n";
-                for (const wavefit::analysis::audit_finding& f : row.audit.findings)
+                for (const audit_finding& f : row.audit.findings)
                     details += "- **" + f.code + "** (" + f.severity + "): " + f.message + ". *Fix:* " + f.fix + "\n";
             }
         }
@@ -347,7 +347,7 @@ command_output run(const audit_request& r) {
     table.add_row(head);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const audited& row = rows[i];
-        const wavefit::analysis::kernel_group& g = row.group;
+        const kernel_group& g = row.group;
         std::vector<std::string> cells{
             std::to_string(i + 1),        time_cell(percent_text(fraction(g))), time_cell(time_text(g.total_ns)),
             std::to_string(g.dispatches), time_cell(time_text(g.mean_ns())),    dims_short(g.launch.grid),
@@ -373,9 +373,9 @@ command_output run(const audit_request& r) {
         if (nl == std::string::npos) nl = rendered.size();
         text += rendered.substr(line_start, nl - line_start) + "\n";
         if (line_index > 0 && line_index <= rows.size()) {
-            const wavefit::analysis::kernel_audit& a = rows[line_index - 1].audit;
+            const kernel_audit& a = rows[line_index - 1].audit;
             if (a.hint.found() && a.occupancy.occupancy < 1.0) text += "    hint: " + one_line(a.hint.text) + "\n";
-            for (const wavefit::analysis::audit_finding& f : a.findings) {
+            for (const audit_finding& f : a.findings) {
                 text += "    " + f.severity + " " + f.code + ": " + one_line(f.message) + "\n";
                 text += "      fix: " + one_line(f.fix) + "\n";
             }

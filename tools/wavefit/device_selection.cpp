@@ -19,45 +19,45 @@ using analysis::target_id;
 namespace {
 
 // Every selected_device made from a preset is made here. `device` is the device's target id.
-selected_device preset_device(const presets::detail::preset& p, const wavefit::analysis::target_id& device) {
+selected_device preset_device(const presets::detail::preset& p, const target_id& device) {
     selected_device s{p.limits, {}, std::string(p.key), {}};
     std::string spelled(p.key);
     if (p.limits.is_amd()) {
         s.target_id = to_string(device);
         // The label names the settings that differ from the driver defaults: "preset mi250x:xnack+".
-        const wavefit::analysis::target_id defaults = wavefit::analysis::default_device_target_id(p.limits.arch.view());
+        const target_id defaults = default_device_target_id(p.limits.arch.view());
         if (device.sramecc != defaults.sramecc)
-            spelled += device.sramecc == wavefit::analysis::feature_setting::on ? ":sramecc+" : ":sramecc-";
-        if (device.xnack != defaults.xnack) spelled += device.xnack == wavefit::analysis::feature_setting::on ? ":xnack+" : ":xnack-";
+            spelled += device.sramecc == feature_setting::on ? ":sramecc+" : ":sramecc-";
+        if (device.xnack != defaults.xnack) spelled += device.xnack == feature_setting::on ? ":xnack+" : ":xnack-";
     }
     s.label = "preset " + spelled;
     return s;
 }
 
 // `device` with the settings `wanted` names (xnack+, sramecc-); those it leaves out stay.
-void apply_settings(wavefit::analysis::target_id& device, const wavefit::analysis::target_id& wanted) {
-    if (wanted.xnack != wavefit::analysis::feature_setting::any) device.xnack = wanted.xnack;
-    if (wanted.sramecc != wavefit::analysis::feature_setting::any) device.sramecc = wanted.sramecc;
+void apply_settings(target_id& device, const target_id& wanted) {
+    if (wanted.xnack != feature_setting::any) device.xnack = wanted.xnack;
+    if (wanted.sramecc != feature_setting::any) device.sramecc = wanted.sramecc;
 }
 
 // --preset NAME:FEATURES: the features applied to the preset's default target id.
-wavefit::analysis::target_id device_target_id(const presets::detail::preset& p, std::string_view features, std::string_view typed) {
-    wavefit::analysis::target_id device = wavefit::analysis::default_device_target_id(p.limits.arch.view());
+target_id device_target_id(const presets::detail::preset& p, std::string_view features, std::string_view typed) {
+    target_id device = default_device_target_id(p.limits.arch.view());
     if (features.empty()) return device;
     const std::string prefix = "--preset " + quoted(typed) + ": ";
     if (!p.limits.is_amd()) throw usage_error(prefix + to_string(p.limits) + " has no target features (xnack, sramecc)");
-    wavefit::analysis::target_id given;
+    target_id given;
     const std::string text = std::string(p.limits.arch.view()) + ":" + std::string(features);
-    if (!wavefit::analysis::parse_target_id(text, given))
+    if (!parse_target_id(text, given))
         throw usage_error(prefix +
                           "expected NAME or NAME:FEATURES with the features xnack+, xnack-, sramecc+ or sramecc-, "
                           "each at most once (e.g. " +
                           std::string(p.key) + ":xnack+)");
-    const wavefit::analysis::processor_features has = wavefit::analysis::features_of(p.limits.arch.view());
-    if ((given.xnack != wavefit::analysis::feature_setting::any && !has.xnack) ||
-        (given.sramecc != wavefit::analysis::feature_setting::any && !has.sramecc))
+    const processor_features has = features_of(p.limits.arch.view());
+    if ((given.xnack != feature_setting::any && !has.xnack) ||
+        (given.sramecc != feature_setting::any && !has.sramecc))
         throw usage_error(prefix + to_string(p.limits) + " has no " +
-                          (given.xnack != wavefit::analysis::feature_setting::any && !has.xnack ? "xnack" : "sramecc") + " setting");
+                          (given.xnack != feature_setting::any && !has.xnack ? "xnack" : "sramecc") + " setting");
     apply_settings(device, given);
     return device;
 }
@@ -114,17 +114,17 @@ selected_device select_amd_device(const device_choice& choice, const device_cata
 
 std::optional<selected_device> preset_running(const selected_device& device, std::string_view code_target_id) {
     const presets::detail::preset* p = presets::detail::find_preset(device.preset);
-    wavefit::analysis::target_id settings;
-    if (p == nullptr || !wavefit::analysis::parse_target_id(device.target_id, settings)) return std::nullopt;
-    wavefit::analysis::target_id code;
-    if (wavefit::analysis::parse_target_id(code_target_id, code)) apply_settings(settings, code);
+    target_id settings;
+    if (p == nullptr || !parse_target_id(device.target_id, settings)) return std::nullopt;
+    target_id code;
+    if (parse_target_id(code_target_id, code)) apply_settings(settings, code);
     return preset_device(*p, settings);
 }
 
 std::optional<selected_device> device_for_target(std::string_view code_target_id) {
     const presets::detail::preset* p = presets::detail::preset_for_arch(code_target_id);
     if (p == nullptr) return std::nullopt;
-    return preset_running(preset_device(*p, wavefit::analysis::default_device_target_id(p->limits.arch.view())), code_target_id);
+    return preset_running(preset_device(*p, default_device_target_id(p->limits.arch.view())), code_target_id);
 }
 
 }  // namespace wavefit::cli

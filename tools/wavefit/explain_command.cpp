@@ -91,19 +91,19 @@ std::string heading(const notebook_entry& entry) {
         if (!entry.codes.empty()) text += ", code " + code_list(entry);
         return text + ")";
     }
-    const wavefit::analysis::error_explanation& e = *entry.builtin;
+    const error_explanation& e = *entry.builtin;
     switch (e.kind) {
-        case wavefit::analysis::explanation_kind::runtime_error:
-            text += " (" + (e.code == wavefit::analysis::no_error_code ? std::string("no number") : std::to_string(e.code));
+        case explanation_kind::runtime_error:
+            text += " (" + (e.code == no_error_code ? std::string("no number") : std::to_string(e.code));
             if (!e.alias.empty()) text += ", formerly " + std::string(e.alias);
             if (!e.cuda_name.empty()) {
                 text += ", CUDA: " + std::string(e.cuda_name);
-                if (e.cuda_code != wavefit::analysis::no_error_code && e.cuda_code != e.code) text += " " + std::to_string(e.cuda_code);
+                if (e.cuda_code != no_error_code && e.cuda_code != e.code) text += " " + std::to_string(e.cuda_code);
             }
             text += ")";
             break;
-        case wavefit::analysis::explanation_kind::log_line: text += " (a runtime log line without an error code)"; break;
-        case wavefit::analysis::explanation_kind::diagnostic: text += " (a wavefit diagnostic code, from `wavefit check`)"; break;
+        case explanation_kind::log_line: text += " (a runtime log line without an error code)"; break;
+        case explanation_kind::diagnostic: text += " (a wavefit diagnostic code, from `wavefit check`)"; break;
     }
     return text;
 }
@@ -141,13 +141,13 @@ std::string causes_text(const notebook_entry& e, const std::string& indent, cons
 
 std::string explanation_text(const notebook_entry& entry) {
     std::string text = heading(entry) + "\n";
-    if (const wavefit::analysis::error_explanation* e = entry.builtin) {
+    if (const error_explanation* e = entry.builtin) {
         if (!e->message.empty()) text += "message: " + std::string(e->message) + "\n";
         if (!e->cuda_message.empty() && e->cuda_message != e->message)
             text += "CUDA message: " + std::string(e->cuda_message) + "\n";
     }
     text += "\n" + one_line(entry.full_meaning()) + "\n";
-    if (const wavefit::analysis::error_explanation* e = entry.builtin) {
+    if (const error_explanation* e = entry.builtin) {
         if (!e->on_amd.empty()) text += "\non AMD: " + std::string(e->on_amd) + "\n";
         if (!e->on_nvidia.empty()) text += "\non NVIDIA: " + std::string(e->on_nvidia) + "\n";
     }
@@ -363,9 +363,9 @@ command_output check_kb(const explain_request& r) {
 std::string kind_name(const notebook_entry& e) {
     if (e.builtin == nullptr) return "team entry";
     switch (e.builtin->kind) {
-        case wavefit::analysis::explanation_kind::runtime_error: return "runtime error";
-        case wavefit::analysis::explanation_kind::log_line: return "runtime log line";
-        case wavefit::analysis::explanation_kind::diagnostic: return "wavefit diagnostic";
+        case explanation_kind::runtime_error: return "runtime error";
+        case explanation_kind::log_line: return "runtime log line";
+        case explanation_kind::diagnostic: return "wavefit diagnostic";
     }
     return "entry";
 }
@@ -398,7 +398,7 @@ std::string export_markdown(const notebook& book) {
         text += "- Kind: " + kind_name(e);
         if (const auto code = e.code()) text += ", code " + std::to_string(*code);
         text += "\n";
-        if (const wavefit::analysis::error_explanation* b = e.builtin) {
+        if (const error_explanation* b = e.builtin) {
             if (!b->cuda_name.empty()) text += "- CUDA: " + md(b->cuda_name) + "\n";
             if (!b->alias.empty()) text += "- Formerly: " + md(b->alias) + "\n";
             if (!b->message.empty()) text += "- Message: `" + std::string(b->message) + "`\n";
@@ -409,7 +409,7 @@ std::string export_markdown(const notebook& book) {
         for (const std::string& a : e.aliases) text += "- Alias (team): " + md(one_line(a)) + "\n";
         for (const std::string& p : e.patterns) text += "- Message pattern (team): " + md(one_line(p)) + "\n";
         text += "\n" + md(one_line(e.full_meaning())) + "\n";
-        if (const wavefit::analysis::error_explanation* b = e.builtin) {
+        if (const error_explanation* b = e.builtin) {
             if (!b->on_amd.empty()) text += "\n**On AMD.** " + md(b->on_amd) + "\n";
             if (!b->on_nvidia.empty()) text += "\n**On NVIDIA.** " + md(b->on_nvidia) + "\n";
         }

@@ -24,7 +24,7 @@ namespace {
 
 // The register model of the target a kernel was compiled for (not of the device it is shown on):
 // the compiler divided that target's register file.
-device_limits compile_target_model(const wavefit::analysis::code_object_kernel& k) {
+device_limits compile_target_model(const code_object_kernel& k) {
     device_limits d{};
     d.vendor = device_limits::vendor_kind::amd;
     d.arch.assign(k.target);
@@ -37,7 +37,7 @@ device_limits compile_target_model(const wavefit::analysis::code_object_kernel& 
 // getAddressableNumSGPRs: 102 on GFX8 and GFX9, 106 on GFX10+), whatever the launch bound.
 std::uint32_t addressable_sgprs(std::string_view isa) { return detail::starts_with(isa, "gfx9") ? 102 : 106; }
 
-std::string vgpr_spill_text(const wavefit::analysis::code_object_kernel& k, const std::string& scratch) {
+std::string vgpr_spill_text(const code_object_kernel& k, const std::string& scratch) {
     std::string text = "spills " + detail::plural(k.vgpr_spill_count, "VGPR");
     if (k.private_segment_fixed_size != 0) text += " / uses " + scratch;
     const device_limits model = compile_target_model(k);
@@ -51,7 +51,7 @@ std::string vgpr_spill_text(const wavefit::analysis::code_object_kernel& k, cons
            "VGPRs it can have (" + std::to_string(at_bound) + "), so a smaller bound would not help: keep fewer values live";
 }
 
-std::string sgpr_spill_text(const wavefit::analysis::code_object_kernel& k, bool mention_scratch, const std::string& scratch) {
+std::string sgpr_spill_text(const code_object_kernel& k, bool mention_scratch, const std::string& scratch) {
     std::string text = "spills " + detail::plural(k.sgpr_spill_count, "SGPR");
     if (mention_scratch) text += " / uses " + scratch;
     return text + ": a wave can address at most " + std::to_string(addressable_sgprs(detail::isa_name(k.target))) +
@@ -59,11 +59,11 @@ std::string sgpr_spill_text(const wavefit::analysis::code_object_kernel& k, bool
            "keep fewer uniform values live (kernel arguments, loop-invariant addresses and counters)";
 }
 
-const char* setting_text(wavefit::analysis::feature_setting s) { return s == wavefit::analysis::feature_setting::on ? "on" : "off"; }
+const char* setting_text(feature_setting s) { return s == feature_setting::on ? "on" : "off"; }
 
 }  // namespace
 
-std::vector<kernel_note> resource_notes(const wavefit::analysis::code_object_kernel& k, bool unoptimised_build) {
+std::vector<kernel_note> resource_notes(const code_object_kernel& k, bool unoptimised_build) {
     std::vector<kernel_note> notes;
     const std::string scratch = detail::plural(k.private_segment_fixed_size, "byte") + " of scratch per thread";
     if (k.vgpr_spill_count != 0 && unoptimised_build) {
@@ -84,10 +84,10 @@ std::vector<kernel_note> resource_notes(const wavefit::analysis::code_object_ker
     return notes;
 }
 
-bool looks_unoptimised(const std::vector<const wavefit::analysis::code_object_kernel*>& kernels) {
+bool looks_unoptimised(const std::vector<const code_object_kernel*>& kernels) {
     if (kernels.empty()) return false;
     std::size_t spill_and_stack = 0;
-    for (const wavefit::analysis::code_object_kernel* k : kernels) {
+    for (const code_object_kernel* k : kernels) {
         if (k->private_segment_fixed_size == 0) return false;
         if (k->spills() && k->uses_dynamic_stack) ++spill_and_stack;
     }
@@ -106,29 +106,29 @@ kernel_note unoptimised_note(std::string_view target, std::size_t count) {
 }
 
 std::string feature_mismatch_text(const selected_device& device, std::string_view code_target_id) {
-    wavefit::analysis::target_id code;
-    wavefit::analysis::target_id dev;
-    if (!wavefit::analysis::parse_target_id(code_target_id, code) || !wavefit::analysis::parse_target_id(device.target_id, dev)) return {};
-    const wavefit::analysis::load_problem problem = wavefit::analysis::loads_on(code, dev);
-    if (problem != wavefit::analysis::load_problem::xnack_mismatch && problem != wavefit::analysis::load_problem::sramecc_mismatch) return {};
-    const bool xnack = problem == wavefit::analysis::load_problem::xnack_mismatch;
-    const wavefit::analysis::feature_setting needed = xnack ? code.xnack : code.sramecc;
+    target_id code;
+    target_id dev;
+    if (!parse_target_id(code_target_id, code) || !parse_target_id(device.target_id, dev)) return {};
+    const load_problem problem = loads_on(code, dev);
+    if (problem != load_problem::xnack_mismatch && problem != load_problem::sramecc_mismatch) return {};
+    const bool xnack = problem == load_problem::xnack_mismatch;
+    const feature_setting needed = xnack ? code.xnack : code.sramecc;
     const std::string feature = xnack ? "XNACK" : "SRAM ECC";
     std::string text =
         "built for " + terminal_safe(code_target_id) + ", which loads only with " + feature + " " + setting_text(needed) +
         "; " + std::string(device.limits.name.view()) + " as selected (" + device.target_id + ") has it " +
-        setting_text(needed == wavefit::analysis::feature_setting::on ? wavefit::analysis::feature_setting::off : wavefit::analysis::feature_setting::on);
+        setting_text(needed == feature_setting::on ? feature_setting::off : feature_setting::on);
     if (!device.preset.empty()) {
         const std::string spelled =
-            device.preset + ":" + (xnack ? "xnack" : "sramecc") + (needed == wavefit::analysis::feature_setting::on ? "+" : "-");
-        text += xnack && needed == wavefit::analysis::feature_setting::on
+            device.preset + ":" + (xnack ? "xnack" : "sramecc") + (needed == feature_setting::on ? "+" : "-");
+        text += xnack && needed == feature_setting::on
                     ? " (XNACK is off unless the process sets HSA_XNACK=1; --preset " + spelled + " models that)"
                     : " (--preset " + spelled + " models a device with it " + setting_text(needed) + ")";
     }
     return text;
 }
 
-std::optional<kernel_note> target_note(const selected_device& device, const wavefit::analysis::code_object_kernel& k) {
+std::optional<kernel_note> target_note(const selected_device& device, const code_object_kernel& k) {
     const device_limits& d = device.limits;
     const presets::detail::target_match fit = presets::detail::match_target(d, k.target);
     const std::string target = terminal_safe(k.target);
@@ -154,17 +154,17 @@ std::optional<kernel_note> target_note(const selected_device& device, const wave
                                  to_string(d)};
 }
 
-build_fit suitability(const selected_device& device, const wavefit::analysis::code_object_kernel& k) {
+build_fit suitability(const selected_device& device, const code_object_kernel& k) {
     const presets::detail::target_match m = presets::detail::match_target(device.limits, k.target);
     if (m == presets::detail::target_match::other_device) return build_fit::other_device;
     if (m == presets::detail::target_match::same_model) return build_fit::same_model;
-    wavefit::analysis::target_id code;
-    wavefit::analysis::target_id dev;
+    target_id code;
+    target_id dev;
     // A target id the runtime could not parse either is not ruled out here: the reader accepted it.
-    if (!wavefit::analysis::parse_target_id(k.target_id, code) || !wavefit::analysis::parse_target_id(device.target_id, dev))
+    if (!parse_target_id(k.target_id, code) || !parse_target_id(device.target_id, dev))
         return build_fit::loads;
-    const wavefit::analysis::load_problem p = wavefit::analysis::loads_on(code, dev);
-    return p == wavefit::analysis::load_problem::none || p == wavefit::analysis::load_problem::not_modelled ? build_fit::loads
+    const load_problem p = loads_on(code, dev);
+    return p == load_problem::none || p == load_problem::not_modelled ? build_fit::loads
                                                                                       : build_fit::same_processor;
 }
 

@@ -290,9 +290,9 @@ std::optional<std::uint64_t> scaled_at(const std::vector<std::string>& cells, co
 // One data row to a dispatch, or nothing for a row that is no kernel dispatch (nsys memcpy rows)
 // or lacks a readable launch configuration or time. `joined_ns`: the dispatch's time from elsewhere
 // (timestamps.csv for a pmc_perf.csv), used instead of the row's own columns.
-std::optional<wavefit::analysis::trace_dispatch> dispatch_of(const csv_layout& l, const std::vector<std::string>& cells,
+std::optional<trace_dispatch> dispatch_of(const csv_layout& l, const std::vector<std::string>& cells,
                                                   std::optional<std::uint64_t> joined_ns = std::nullopt) {
-    wavefit::analysis::trace_dispatch t;
+    trace_dispatch t;
     const std::string* name = cell_at(cells, l.name);
     if (name == nullptr || name->empty()) return std::nullopt;
     t.name = kernel_name(*name);
@@ -310,7 +310,7 @@ std::optional<wavefit::analysis::trace_dispatch> dispatch_of(const csv_layout& l
         }
     }
     t.block = block;
-    t.grid = l.grid_in_work_items ? wavefit::analysis::blocks_from_work_items(grid, block) : grid;
+    t.grid = l.grid_in_work_items ? blocks_from_work_items(grid, block) : grid;
 
     if (l.format == trace_format::nsys_csv) {
         const auto d = scaled_at(cells, l.nsys_duration);
@@ -537,7 +537,7 @@ void read_csv(line_reader& lines, const std::string& name, const std::string& pa
                 joined = 0;
             }
         }
-        const std::optional<wavefit::analysis::trace_dispatch> d = dispatch_of(*layout, cells, joined);
+        const std::optional<trace_dispatch> d = dispatch_of(*layout, cells, joined);
         if (!d) {
             ++out.skipped_rows;
             continue;
@@ -640,7 +640,7 @@ std::optional<std::uint32_t> u32_of(const std::optional<std::uint64_t>& v) {
 
 void kineto_event(const flat_record& e, trace_contents& out, const std::string& name) {
     if (lower(e.text("cat")) != "kernel") return;
-    wavefit::analysis::trace_dispatch t;
+    trace_dispatch t;
     t.name = kernel_name(e.text("name"));
     const std::optional<double> dur = e.real("dur");
     const auto g0 = e.uint("args.grid.0"), b0 = e.uint("args.block.0");
@@ -661,7 +661,7 @@ void kineto_event(const flat_record& e, trace_contents& out, const std::string& 
 }
 
 void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::string& name) {
-    wavefit::analysis::trace_dispatch t;
+    trace_dispatch t;
     const auto id = e.uint("dispatch_info.kernel_id");
     const auto start = e.uint("start_timestamp"), end = e.uint("end_timestamp");
     const auto wx = e.uint("dispatch_info.workgroup_size.x"), gx = e.uint("dispatch_info.grid_size.x");
@@ -674,7 +674,7 @@ void rocprofv3_dispatch(const flat_record& e, trace_contents& out, const std::st
     t.block = dims{*wx, e.uint("dispatch_info.workgroup_size.y").value_or(1),
                    e.uint("dispatch_info.workgroup_size.z").value_or(1)};
     const dims items{*gx, e.uint("dispatch_info.grid_size.y").value_or(1), e.uint("dispatch_info.grid_size.z").value_or(1)};
-    t.grid = wavefit::analysis::blocks_from_work_items(items, t.block);
+    t.grid = blocks_from_work_items(items, t.block);
     t.shared = e.uint("dispatch_info.group_segment_size").value_or(0);
     t.scratch = e.uint("dispatch_info.private_segment_size").value_or(0);
     if (!out.kernels.add(t))
@@ -776,7 +776,7 @@ void read_json(const trace_source& source, const std::string& prefix, const std:
              "trace wavefit reads");
     out.format = kineto ? trace_format::kineto_json : trace_format::rocprofv3_json;
     // rocprofv3 dispatches name their kernel by id; the symbols may come before or after them.
-    for (wavefit::analysis::kernel_group& g : out.kernels.groups()) {
+    for (kernel_group& g : out.kernels.groups()) {
         if (g.launch.kernel_id == 0) continue;
         const auto it = symbols.find(g.launch.kernel_id);
         if (it == symbols.end()) {

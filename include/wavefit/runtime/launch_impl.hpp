@@ -33,6 +33,7 @@
 // The Itanium C++ ABI's demangler (libstdc++, libc++abi), declared as <cxxabi.h> declares it so that
 // a launch TU needs no header beyond the standard library and the GPU runtime. Used on failure only.
 namespace __cxxabiv1 {
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): the ABI's own name
 extern "C" char* __cxa_demangle(const char* mangled, char* buffer, std::size_t* length, int* status);
 }
 #define WAVEFIT_HAS_DEMANGLER 1
