@@ -58,6 +58,17 @@ struct plan_options {
 // Made by the factories below and refined by the modifiers, each returning a copy:
 //   wavefit::work::per_group(rows, 32, row_length).block_at_most(256)
 struct work {
+private:
+    // A modified copy, for the modifiers below. Defined before them: clang 14 can evaluate a constexpr
+    // member template in a constant expression only if its body was parsed before its caller's.
+    template <class Change>
+    constexpr work with(Change change) const noexcept {
+        work w = *this;
+        change(w);
+        return w;
+    }
+
+public:
     // The shapes of work a planned launch covers. The count is always items or units, never threads.
     enum class work_kind : std::uint8_t {
         elements,   // n items in 1-D, one per thread
@@ -266,12 +277,6 @@ private:
         // A grid that covers less than one item per thread is only correct for a kernel that loops:
         // asking for one states that it does (as grid_saturated() and grid_coarsened() do).
         if (o.grid != grid_policy::cover) w.contract.cover = coverage::kernel_loops;
-        return w;
-    }
-    template <class Change>
-    constexpr work with(Change change) const noexcept {
-        work w = *this;
-        change(w);
         return w;
     }
 };

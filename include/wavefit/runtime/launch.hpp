@@ -11,6 +11,10 @@
 // kernel. Their non-template functions are defined by launch_impl.hpp: in every translation unit in
 // header-only mode, or once in the program with WAVEFIT_SEPARATE_COMPILATION (config.hpp).
 #pragma once
+// Also a classic guard: launch.hpp and launch_impl.hpp include each other, and #pragma once does not
+// hold for the main file (clang-tidy analyses each header as its own translation unit).
+#ifndef WAVEFIT_RUNTIME_LAUNCH_HPP
+#define WAVEFIT_RUNTIME_LAUNCH_HPP
 
 #include <cstdint>  // sizes
 #include <utility>  // std::forward
@@ -99,3 +103,5 @@ WAVEFIT_END_NAMESPACE
 #if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
 #include "launch_impl.hpp"
 #endif
+
+#endif  // WAVEFIT_RUNTIME_LAUNCH_HPP

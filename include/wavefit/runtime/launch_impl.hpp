@@ -9,6 +9,10 @@
 // only, launch, check the runtime's error. Strings are built on failure only; nothing on the way
 // throws, so try_launch works in code built with -fno-exceptions.
 #pragma once
+// Also a classic guard: launch.hpp and launch_impl.hpp include each other, and #pragma once does not
+// hold for the main file (clang-tidy analyses each header as its own translation unit).
+#ifndef WAVEFIT_RUNTIME_LAUNCH_IMPL_HPP
+#define WAVEFIT_RUNTIME_LAUNCH_IMPL_HPP
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // sizes
@@ -672,3 +676,5 @@ WAVEFIT_FUNC int visible_device_count() noexcept { return visible_device_state()
 }  // namespace detail
 
 WAVEFIT_END_NAMESPACE
+
+#endif  // WAVEFIT_RUNTIME_LAUNCH_IMPL_HPP
