@@ -126,10 +126,10 @@ TEST_CASE("tune: a one-pass kernel is only measured with grids that reach every 
     fake::current_device = 2;
     fake::name_kernel(address_of<9>(), "_Z12tuned_kernelILi9EEvPfi");
     // Fewer blocks look faster (a guarded kernel that skipped work would be): none may be measured.
-    const std::uint64_t n = (std::uint64_t{1} << 22) + 7;
+    constexpr std::uint64_t n = (std::uint64_t{1} << 22) + 7;
     const int launches_before = fake::count().launches.load();
     std::uint64_t smallest_cover = ~std::uint64_t{0};
-    fake::set_duration_model([&smallest_cover, n](const void*, dim3 grid, dim3 block) {
+    fake::set_duration_model([&smallest_cover](const void*, dim3 grid, dim3 block) {
         const std::uint64_t covered = std::uint64_t{grid.x} * block.x;
         if (covered < n) smallest_cover = 0;  // a launch that skips elements: must never happen
         return 1000.0 * static_cast<double>(grid.x);
