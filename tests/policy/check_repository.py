@@ -165,24 +165,34 @@ LEAN_FORBIDDEN_HEADERS = re.compile(r"(^|/)(plan|validate|occupancy|presets|tuni
                                     r"json_reader|launch_impl)\.hpp$")
 
 
+def includes_of(path, text):
+    """The #include lines of `text` (the file at `path`): (line number, target, system), where a "..."
+    or <wavefit/...> target is a repository path and any other <...> target is the system header's name."""
+    for number, line in enumerate(without_comments(text, keep_strings=True).splitlines(), 1):
+        m = INCLUDE_LINE.match(line)
+        if not m:
+            continue
+        if m.group(1) == '"':
+            yield number, os.path.normpath(os.path.join(os.path.dirname(path), m.group(2))), False
+        elif m.group(2).startswith("wavefit/"):
+            yield number, "include/" + m.group(2), False
+        else:
+            yield number, m.group(2), True
+
+
 def transitive_includes(root, header):
-    """Every header `header` includes through "..." lines, followed transitively, with the <...> headers
-    each of them names: ({repository path: the path that first included it}, {system header: includer})."""
+    """Every header `header` includes, followed transitively, with the system headers each of them
+    names: ({repository path: the path that first included it}, {system header: includer})."""
     seen, system, todo = {header: None}, {}, [header]
     while todo:
         path = todo.pop()
         text = read(root, path)
         if text is None:
             continue
-        for line in without_comments(text, keep_strings=True).splitlines():
-            m = INCLUDE_LINE.match(line)
-            if not m:
-                continue
-            if m.group(1) == "<":
-                system.setdefault(m.group(2), path)
-                continue
-            target = os.path.normpath(os.path.join(os.path.dirname(path), m.group(2)))
-            if target not in seen:
+        for _, target, is_system in includes_of(path, text):
+            if is_system:
+                system.setdefault(target, path)
+            elif target not in seen:
                 seen[target] = path
                 todo.append(target)
     return seen, system
@@ -209,8 +219,6 @@ LAUNCH_ALLOWED = {
     "include/wavefit/tuning_mode.hpp": "the three-value mode enum and its names; no reader, no database",
     "include/wavefit/runtime/tuning_switch.hpp": "one atomic switch the tuner plugs into; the tuner is opt-in",
 }
-QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
-WAVEFIT_INCLUDE = re.compile(r"^\s*#\s*include\s*<(wavefit/[^>]+)>")
 
 
 def check_launch_headers(root, problems):
@@ -227,14 +235,8 @@ def check_launch_headers(root, problems):
         if text is None:
             problems.append(f"{path}: a launch header (or one it includes) that cannot be read")
             continue
-        for number, line in enumerate(without_comments(text, keep_strings=True).splitlines(), 1):
-            quoted = QUOTED_INCLUDE.match(line)
-            angled = WAVEFIT_INCLUDE.match(line)
-            if quoted:
-                target = os.path.normpath(os.path.join(os.path.dirname(path), quoted.group(1)))
-            elif angled:
-                target = "include/" + angled.group(1)
-            else:
+        for number, target, is_system in includes_of(path, text):
+            if is_system:
                 continue
             if not target.startswith("include/wavefit/"):
                 problems.append(f"{path}:{number}: a launch header includes {target}, outside include/wavefit")
