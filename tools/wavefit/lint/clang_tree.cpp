@@ -57,6 +57,7 @@ bool operands(CXCursor op, CXCursor& lhs, CXCursor& rhs) {
 }
 
 bool is_integer(CXType t) {
+    if (is_signed_integer(t)) return true;
     switch (clang_getCanonicalType(t).kind) {
         case CXType_Char_U:
         case CXType_UChar:
@@ -64,14 +65,7 @@ bool is_integer(CXType t) {
         case CXType_UInt:
         case CXType_ULong:
         case CXType_ULongLong:
-        case CXType_UInt128:
-        case CXType_Char_S:
-        case CXType_SChar:
-        case CXType_Short:
-        case CXType_Int:
-        case CXType_Long:
-        case CXType_LongLong:
-        case CXType_Int128: return true;
+        case CXType_UInt128: return true;
         default: return false;
     }
 }
