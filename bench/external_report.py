@@ -76,7 +76,7 @@ def config_text(bench):
     return f"{int(grid)} x {int(block)}"
 
 
-def build_rows(runs):
+def build_rows(runs, timer_tick_us=0.0):
     groups = {}
     for name, bench in runs.items():
         parsed = parse_name(name)
@@ -101,6 +101,9 @@ def build_rows(runs):
                 t = launch_time(repeat)
                 if t and row.original_us:
                     noise = max(noise, abs(1.0 - row.original_us / t), repetition_noise(repeat))
+            # Medians of event times move in whole ticks of the event timer: one tick is noise too.
+            if timer_tick_us > 0 and row.original_us:
+                noise = max(noise, timer_tick_us / row.original_us)
             row.noise = noise
         for port, bench in variants.items():
             if port in ("original", "original_repeat") or bench.failed or not row.original_us:
@@ -165,8 +168,17 @@ def context_value(context, prefix, kernel, *rest):
     return context.get(prefix + kernel + "".join("/" + r for r in rest), "")
 
 
+def timer_tick(context):
+    """The event timer's tick in microseconds, as the suite measured it (0 when it did not say)."""
+    try:
+        tick = float(context.get("ext_timer_tick_us", "0"))
+    except ValueError:
+        raise gbench_json.BadInput("ext_timer_tick_us in the context is not a number") from None
+    return tick if math.isfinite(tick) and tick > 0 else 0.0
+
+
 def report(context, runs):
-    rows = build_rows(runs)
+    rows = build_rows(runs, timer_tick(context))
     if not rows:
         raise gbench_json.BadInput("no ext/<project>_<kernel>/<variant>/<size> benchmarks in the file")
     out = ["## External kernels (wavefit_bench_external)", ""]
@@ -179,7 +191,8 @@ def report(context, runs):
     out += ["",
             "Speed = the original launch's median time / the port's (above 1: faster than the project's own "
             "launch). `noise` is the run's own: the larger of the original's spread over repetitions and "
-            "|1 - original / original_repeat|. \"(slower)\" marks a port slower than the original beyond it.",
+            "|1 - original / original_repeat| and one tick of the event timer (" + fmt(timer_tick(context)) +
+            " µs, measured by the suite) over the original's time. \"(slower)\" marks a port slower than the original beyond it.",
             "",
             "| kernel | size | original µs | plan | tuned | gs_plan | gs_tuned | noise | original grid x block | tuned grid x block |",
             "|---|---|---|---|---|---|---|---|---|---|"]

@@ -396,6 +396,28 @@ void make_cases(const suite_options& o) {
     take(ggml_cases());
 }
 
+// The event timer's tick in seconds: the smallest gap between the distinct times of a launch whose
+// duration varies by many ticks (the L2 flush, tens of microseconds). A median of event times moves in
+// whole ticks, so bench/external_report.py counts one tick as noise (on the H200 one tick, 32 ns, was
+// the whole difference between two launches of the same configuration).
+double measure_timer_tick() {
+    std::vector<double> times;
+    for (int i = 0; i < 400; ++i) {
+        events->start(stream);
+        flush->run(stream);
+        events->stop(stream);
+        times.push_back(events->seconds());
+    }
+    gpu::check_last_launch("the timer's calibration");
+    std::sort(times.begin(), times.end());
+    double tick = 0.0;
+    for (std::size_t i = 1; i < times.size(); ++i) {
+        const double gap = times[i] - times[i - 1];
+        if (gap > 0.0 && (tick == 0.0 || gap < tick)) tick = gap;
+    }
+    return tick;
+}
+
 int run(int argc, char** argv) {
     const std::string command = command_line(argc, argv);
     benchmark::Initialize(&argc, argv);
@@ -411,6 +433,7 @@ int run(int argc, char** argv) {
     flush = std::make_unique<l2_flush>(static_cast<std::uint64_t>(facts.l2_bytes > 0 ? facts.l2_bytes : 0));
     add_context(facts, command);
     benchmark::AddCustomContext("ext_l2_flush_bytes", std::to_string(flush->bytes()));
+    benchmark::AddCustomContext("ext_timer_tick_us", std::to_string(measure_timer_tick() * 1e6));
 
     make_cases(options);
     std::fprintf(stderr, "external suite: %zu cases on %s\n", states.size(), facts.name.c_str());

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Specifications of bench/external_report.py: the external suite's table from a run's JSON."""
 
+import contextlib
 import io
 import json
 import os
@@ -114,6 +115,26 @@ class NoiseIsTheRunsOwn(ReportCase):
         self.assertEqual(cells[7], f"{1 - 100.0 / 102.0:.3f}")
         # 100 / 98.5 = 1.015 > 1: faster; nothing slower
         self.assertNotIn("(slower)", cells[3])
+
+    def test_one_tick_of_the_event_timer_is_noise(self):
+        # The same configuration measured one 32 ns tick slower than the original: within the noise
+        # only because the suite says its timer ticks in 32 ns; without the tick it is "slower".
+        entries = kernel_entries("a_k", "s", 16.0, {"tuned": 16.032}, repeat=16.0)
+        status, text = self.report(run_file(entries, {"ext_timer_tick_us": "0.032"}))
+        cells = self.row(text, "a_k", "s")
+        self.assertEqual(cells[7], "0.002")
+        self.assertNotIn("(slower)", cells[4])
+        self.assertIn("tuned >= 1.00 x the original within the noise on every kernel: PASS", text)
+        status, text = self.report(run_file(entries))
+        self.assertIn("(slower)", self.row(text, "a_k", "s")[4])
+
+    def test_a_timer_tick_that_is_not_a_number_is_refused(self):
+        entries = kernel_entries("a_k", "s", 16.0, {"tuned": 16.0})
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            status, _ = self.report(run_file(entries, {"ext_timer_tick_us": "fast"}))
+        self.assertNotEqual(status, 0)
+        self.assertIn("ext_timer_tick_us", errors.getvalue())
 
     def test_a_port_slower_within_the_noise_is_not_marked(self):
         run = run_file(kernel_entries("a_k", "s", 100.0, {"tuned": 101.0}, repeat=103.0))
