@@ -84,20 +84,35 @@ constexpr std::uint64_t allocated_shared_per_block(const device_limits& d, std::
     return align_up(saturating_add(total, d.shared_reserved_per_block), d.shared_allocation_unit);
 }
 
+// The limits that decide whether one block's shared memory fits: the opt-in maximum, the allocation
+// unit and the driver's reservation per block (a launch keeps a copy beside its recipe: launch_bounds).
+struct shared_fit_limits {
+    std::uint64_t optin = 0;
+    std::uint64_t unit = 0;
+    std::uint64_t reserved = 0;
+};
+
+constexpr shared_fit_limits shared_fit_limits_of(const device_limits& d) noexcept {
+    return {d.shared_per_block_optin, d.shared_allocation_unit, d.shared_reserved_per_block};
+}
+
 // Whether `total` bytes of shared memory fit one block with opt-in (the most any launch may use).
-constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total) noexcept {
+constexpr bool shared_fits_one_block(const shared_fit_limits& s, std::uint64_t total) noexcept {
     // u64_max is a saturated static + dynamic sum (2^64 bytes or more): it fits nothing.
-    if (total > d.shared_per_block_optin || total == u64_max) return false;
-    if (d.shared_allocation_unit <= 1) return true;  // then the reservation is on both sides
+    if (total > s.optin || total == u64_max) return false;
+    if (s.unit <= 1) return true;  // then the reservation is on both sides
     // cuda_occupancy.h compares the allocated size (reservation included, rounded up to the unit) with
     // opt-in + reservation: ceil((total + r) / unit) <= floor((optin + r) / unit), in quotients and
     // remainders so that no sum saturates near 2^64 and turns a "no" into a "yes" (fuzz/fuzz_check_plan).
-    const std::uint64_t unit = d.shared_allocation_unit;
-    const std::uint64_t r = d.shared_reserved_per_block;
+    const std::uint64_t unit = s.unit;
+    const std::uint64_t r = s.reserved;
     const std::uint64_t need = total / unit + r / unit + ceil_div(total % unit + r % unit, unit);
-    const std::uint64_t have =
-        d.shared_per_block_optin / unit + r / unit + (d.shared_per_block_optin % unit + r % unit) / unit;
+    const std::uint64_t have = s.optin / unit + r / unit + (s.optin % unit + r % unit) / unit;
     return need <= have;
+}
+
+constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total) noexcept {
+    return shared_fits_one_block(shared_fit_limits_of(d), total);
 }
 
 constexpr std::uint32_t blocks_from(std::uint64_t units_available, std::uint64_t units_per_block) noexcept {

@@ -91,21 +91,52 @@ constexpr findings find_problems(const device_limits& d, const kernel_resources&
     return out;
 }
 
-// The checks both fast verdicts share: the launch's shape against the device and the kernel's bound,
-// and the shared memory. Registers are what differs (computed, or precomputed per kernel).
-constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
-    const dims& grid = cfg.grid;
-    const dims& block = cfg.block;
-    if (grid.has_zero() || block.has_zero() || cfg.has_negative()) return true;
-    for (int a = 0; a < 3; ++a) {
-        if (block[a] > d.max_block[a] || grid[a] > d.max_grid[a]) return true;
-        if (d.max_work_items_per_dimension != 0 && product_exceeds(grid[a], block[a], d.max_work_items_per_dimension))
-            return true;
+// The part of find_problems' verdict that depends on the device and the kernel only, computed once:
+// the launch's shape against the device and the kernel's bound (registers included, as a thread
+// count: register_bound_threads), and its shared memory. The runtime keeps one in each launch entry,
+// beside the recipe, so that a launch compares with numbers it has already fetched instead of reading
+// the device's and the kernel's records: a launch's overhead is mostly cache lines (bench/README.md).
+struct launch_bounds {
+    std::uint64_t max_block[3] = {0, 0, 0};
+    std::uint64_t max_grid[3] = {0, 0, 0};
+    std::uint64_t max_work_items = 0;  // grid x block per dimension (AMD's dispatch limit); 0: none
+    std::uint64_t max_threads = 0;     // the device's, the kernel's own bound and its registers', the least
+    std::uint64_t static_shared = 0;
+    shared_fit_limits shared{};
+
+    // `register_bound`: register_bound_threads(d, k), or u64_max to leave registers out.
+    static constexpr launch_bounds of(const device_limits& d, const kernel_resources& k,
+                                      std::uint64_t register_bound) noexcept {
+        launch_bounds b;
+        for (int a = 0; a < 3; ++a) {
+            b.max_block[a] = d.max_block[a];
+            b.max_grid[a] = d.max_grid[a];
+        }
+        b.max_work_items = d.max_work_items_per_dimension;
+        b.max_threads = min_u64(d.max_threads_per_block, register_bound);
+        if (k.max_threads_per_block != 0) b.max_threads = min_u64(b.max_threads, k.max_threads_per_block);
+        b.static_shared = k.static_shared;
+        b.shared = shared_fit_limits_of(d);
+        return b;
     }
-    const std::uint64_t threads = block.volume();
-    if (threads > d.max_threads_per_block || (k.max_threads_per_block != 0 && threads > k.max_threads_per_block))
-        return true;
-    return !shared_fits_one_block(d, saturating_add(k.static_shared, cfg.dynamic_shared));
+
+    // Whether a launch of `cfg` breaks one of these limits.
+    constexpr bool refuses(const launch_config& cfg) const noexcept {
+        const dims& grid = cfg.grid;
+        const dims& block = cfg.block;
+        if (grid.has_zero() || block.has_zero() || cfg.has_negative()) return true;
+        for (int a = 0; a < 3; ++a) {
+            if (block[a] > max_block[a] || grid[a] > max_grid[a]) return true;
+            if (max_work_items != 0 && product_exceeds(grid[a], block[a], max_work_items)) return true;
+        }
+        if (block.volume() > max_threads) return true;
+        return !shared_fits_one_block(shared, saturating_add(static_shared, cfg.dynamic_shared));
+    }
+};
+
+// The checks both fast verdicts share: everything but the registers (computed, or precomputed per kernel).
+constexpr bool shape_or_shared_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg) noexcept {
+    return launch_bounds::of(d, k, u64_max).refuses(cfg);
 }
 
 // The verdict of find_problems(d, k, cfg).has_error(), with comparisons and a few divisions only:
@@ -141,11 +172,11 @@ constexpr std::uint64_t register_bound_threads(const device_limits& d, const ker
     return waves == ceil_div(d.max_threads_per_block, d.wave_size) ? u64_max : waves * d.wave_size;
 }
 
-// has_launch_errors with the kernel's register bound precomputed (register_bound_threads): what
-// every launch runs.
+// has_launch_errors with the kernel's register bound precomputed (register_bound_threads): the verdict
+// of every launch, whose entry keeps the launch_bounds.
 constexpr bool has_launch_errors(const device_limits& d, const kernel_resources& k, const launch_config& cfg,
                                  std::uint64_t register_bound) noexcept {
-    return shape_or_shared_errors(d, k, cfg) || cfg.block.volume() > register_bound;
+    return launch_bounds::of(d, k, register_bound).refuses(cfg);
 }
 
 // Whether launching `k` with `cfg` on `d` can work: no diagnostic of find_problems() is an error

@@ -15,6 +15,15 @@
 
 namespace fake {
 
+// The runtime's last error, as HIP keeps it: per thread, set by a failed launch or attribute change,
+// returned and cleared by hipGetLastError.
+thread_local hipError_t last_error = hipSuccess;
+
+hipError_t failed(hipError_t e) {
+    last_error = e;
+    return e;
+}
+
 // Each kernel's max-dynamic-shared-memory attribute, as hipFuncSetAttribute left it; launches above
 // it (and above the 64 KiB default) are refused with hipErrorInvalidValue, as CUDA does.
 std::mutex attribute_mutex;
@@ -183,7 +192,7 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
     (void)attr;
     fake::count().set_attribute_calls.fetch_add(1);
     fake::slow();
-    if (fake::count().refuse_set_attribute.load()) return hipErrorNotSupported;
+    if (fake::count().refuse_set_attribute.load()) return fake::failed(hipErrorNotSupported);
     std::lock_guard<std::mutex> lock(fake::attribute_mutex);
     fake::dynamic_shared_attribute()[func] = value;
     return hipSuccess;
@@ -205,7 +214,7 @@ hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 di
         sharedMemBytes > static_cast<std::size_t>(fake::attribute(hipDeviceAttributeSharedMemPerBlockOptin, device)))
         fake::count().bad_launches.fetch_add(1);
     if (sharedMemBytes > 65536 && sharedMemBytes > static_cast<std::size_t>(fake::dynamic_shared_of(function_address)))
-        return hipErrorInvalidValue;
+        return fake::failed(hipErrorInvalidValue);
     // Every kernel here is (float*, int): the int must arrive as the value the test passed (4099).
     if (fake::count().check_arguments.load() &&
         (args == nullptr || args[1] == nullptr || *static_cast<int*>(args[1]) != 4099))
@@ -272,7 +281,11 @@ hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t st
     return hipSuccess;
 }
 
-hipError_t hipGetLastError(void) { return hipSuccess; }
+hipError_t hipGetLastError(void) {
+    const hipError_t e = fake::last_error;
+    fake::last_error = hipSuccess;
+    return e;
+}
 const char* hipGetErrorName(hipError_t hip_error) { return hip_error == hipSuccess ? "hipSuccess" : "hipErrorFake"; }
 const char* hipGetErrorString(hipError_t hipError) { return hipError == hipSuccess ? "no error" : "fake error"; }
 

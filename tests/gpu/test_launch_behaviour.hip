@@ -157,6 +157,7 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
         REQUIRE(wavefit::detail::kernel_table().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) == nullptr);
     const std::size_t kernels_before = wavefit::detail::kernel_table().size();
     const std::size_t choices_before = wavefit::detail::launch_table().size();
+    const std::size_t configured_before = wavefit::detail::configured_launch_table().size();
 
     constexpr int thread_count = 32;
     struct outcome {
@@ -209,13 +210,15 @@ TEST_CASE("32 threads launching kernels for the first time all succeed, and the 
         CHECK(o.values == "");
         CHECK(o.last_error == gpu_test::success_text());
     }
-    // One kernel entry per (device, kernel): eight new kernels. The launch cache holds one entry per
-    // (device, kernel, launch form): the planned element count and the explicit configuration of each
-    // of the eight kernels, however many threads raced to create them.
+    // One kernel entry per (device, kernel): eight new kernels. The launch caches hold one entry per
+    // (device, kernel, launch form): the planned element count in one and the explicit configuration
+    // in the other, for each of the eight kernels, however many threads raced to create them.
     for (int tag = 0; tag < tagged_kernel_count; ++tag)
         CHECK(wavefit::detail::kernel_table().find({device, reinterpret_cast<const void*>(tagged_fill(tag))}) != nullptr);
     CHECK(wavefit::detail::kernel_table().size() - kernels_before == static_cast<std::size_t>(tagged_kernel_count));
-    CHECK(wavefit::detail::launch_table().size() - choices_before == static_cast<std::size_t>(2 * tagged_kernel_count));
+    CHECK(wavefit::detail::launch_table().size() - choices_before == static_cast<std::size_t>(tagged_kernel_count));
+    CHECK(wavefit::detail::configured_launch_table().size() - configured_before ==
+          static_cast<std::size_t>(tagged_kernel_count));
 
     // These kernels are not in suite_kernels() (they had to be new here): their occupancy is compared now.
     const wavefit::device_limits& d = wavefit::current_device_limits();

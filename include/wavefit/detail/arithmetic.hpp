@@ -53,11 +53,16 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept {
 // Smallest multiple of `unit` that is >= a (saturating); unit 0 or 1 returns a.
 constexpr std::uint64_t align_up(std::uint64_t a, std::uint64_t unit) noexcept {
     if (unit <= 1) return a;
-    const std::uint64_t rem = a % unit;
+    const std::uint64_t rem = (unit & (unit - 1)) == 0 ? a & (unit - 1) : a % unit;
     return rem == 0 ? a : saturating_add(a, unit - rem);
 }
 
-constexpr std::uint64_t align_down(std::uint64_t a, std::uint64_t unit) noexcept { return unit <= 1 ? a : a - a % unit; }
+// A power-of-two unit (a wave) needs no division: the launch path aligns blocks to waves.
+constexpr std::uint64_t align_down(std::uint64_t a, std::uint64_t unit) noexcept {
+    if (unit <= 1) return a;
+    if ((unit & (unit - 1)) == 0) return a & ~(unit - 1);
+    return a - a % unit;
+}
 
 constexpr std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
 constexpr std::uint64_t max_u64(std::uint64_t a, std::uint64_t b) noexcept { return a > b ? a : b; }

@@ -19,6 +19,7 @@
 #include "../work.hpp"
 #include "backend.hpp"
 #include "../plan.hpp"
+#include "../validate.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
@@ -51,13 +52,14 @@ struct launch_key {
 
 // A sum of independent products (the multiplies run in parallel, not in a chain), then one mix.
 struct launch_key_hash {
+    // The kernel's address spreads keys over the slots; the other words (a few contracts per kernel)
+    // only need to differ, so they are folded with rotations and mixed once: a few instructions per
+    // launch instead of a multiplication per word.
     std::size_t operator()(const launch_key& k) const noexcept {
-        std::uint64_t h = 0;
-        for (std::size_t i = 0; i < launch_key::word_count; ++i)
-            h += (k.words[i] ^ (0x9E3779B97F4A7C15ull * (i + 1))) * (0xBF58476D1CE4E5B9ull + 2 * i);
-        h ^= h >> 31;
-        h *= 0x94D049BB133111EBull;
-        return static_cast<std::size_t>(h ^ (h >> 29));
+        std::uint64_t rest = 0;
+        for (std::size_t i = 1; i < launch_key::word_count; ++i) rest = ((rest << 7) | (rest >> 57)) ^ k.words[i];
+        std::uint64_t h = (k.words[0] ^ (rest * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+        return static_cast<std::size_t>(h ^ (h >> 31));
     }
 };
 
@@ -68,6 +70,10 @@ struct launch_entry {
     const device_limits* limits = nullptr;
     kernel_state* kernel = nullptr;
     launch_recipe recipe{};      // planned work: the block and grid policy (recipe.threads 0: none runs)
+    // What validating a launch compares with (from *limits and *kernel), and the dynamic shared memory
+    // a launch may use without the opt-in: beside the recipe, so a launch reads neither record.
+    launch_bounds bounds{};
+    std::uint64_t default_dynamic_shared = 0;
     bool keep_baseline = true;   // a work that replaces a configuration: no tuning record replaced it
 };
 

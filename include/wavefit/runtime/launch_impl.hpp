@@ -5,9 +5,17 @@
 //
 // The path of a launch: find the stream's device (skipped with one visible GPU), look the launch's
 // entry up in the launch table (computed once per device, kernel and work shape: limits, kernel
-// attributes, the recipe), configure() the grid for this launch's size, validate with comparisons
-// only, launch, check the runtime's error. Strings are built on failure only; nothing on the way
-// throws, so try_launch works in code built with -fno-exceptions.
+// attributes, the recipe, the bounds it is validated with), configure() the grid for this launch's
+// size, validate with comparisons only, launch, check the runtime's error. Strings are built on
+// failure only; nothing on the way throws, so try_launch works in code built with -fno-exceptions.
+//
+// A launch first runs that path quietly (`launch_result* r` null: no result, no text); only when it
+// fails does the same path run again with a result to explain why (explain_planned/explain_configured,
+// cold). Running it again is safe: a failed launch ran no kernel, the cached steps are deterministic,
+// and a runtime call that failed fails again the same way (or works, and the launch is made once).
+// The quiet run clears the runtime's error it caused, so the explaining run reports its own. Measured
+// so, the hot path is the code of one launch, without the failure path's code or a launch_result
+// (bench/README.md, "Launch overhead on a simulated driver").
 #pragma once
 // Also a classic guard: launch.hpp and launch_impl.hpp include each other, and #pragma once does not
 // hold for the main file (clang-tidy analyses each header as its own translation unit).
@@ -92,8 +100,14 @@ inline once_table<kernel_key, kernel_state, kernel_key_hash, 1024>& kernel_table
     static auto& table = *new once_table<kernel_key, kernel_state, kernel_key_hash, 1024>;
     return table;
 }
+// Planned launches, by device, kernel and work shape (key_for).
 inline once_table<launch_key, launch_entry, launch_key_hash>& launch_table() {
     static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
+    return table;
+}
+// Launches of an explicit configuration, by device and kernel: a smaller key to hash and compare.
+inline once_table<kernel_key, launch_entry, kernel_key_hash, 1024>& configured_launch_table() {
+    static auto& table = *new once_table<kernel_key, launch_entry, kernel_key_hash, 1024>;
     return table;
 }
 
@@ -238,26 +252,35 @@ WAVEFIT_COLD inline void report_no_device(launch_result& r, const visible_device
                        " does not hide every device");
 }
 
+// A runtime query failed: explained with `r`, or its error cleared (the quiet run, which runs again
+// to explain).
+WAVEFIT_COLD inline void query_failed(launch_result* r, backend::error_type e, const char* doing, const char* device) {
+    if (r == nullptr) {
+        (void)backend::take_last_error();
+        return;
+    }
+    fail_runtime(*r, e, doing);
+    r->device = device;
+}
+
 // hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
 // with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
 // launch says so instead of the runtime's "invalid device".
-inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result& r) {
+inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result* r) {
     const visible_devices& visible = visible_device_state();
     if (visible.count == 1) return true;
     if (visible.count == 0) {
-        report_no_device(r, visible);
+        if (r != nullptr) report_no_device(*r, visible);
         return false;
     }
     if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
-        fail_runtime(r, e, "to report the current device");
-        r.device = "the current device";
+        query_failed(r, e, "to report the current device", "the current device");
         return false;
     }
     where.device = where.current;
     if (reinterpret_cast<std::uintptr_t>(stream) > 2) {
         if (const backend::error_type e = backend::stream_device(where.device, stream); e != backend::success) {
-            fail_runtime(r, e, "to report the stream's device");
-            r.device = "the stream's device";
+            query_failed(r, e, "to report the stream's device", "the stream's device");
             return false;
         }
     }
@@ -272,12 +295,12 @@ constexpr std::uint32_t unit_class(const work& w) noexcept {
     return b;
 }
 
-inline launch_key key_for(int device, const void* kernel, const work* w, std::uint32_t tuning_generation) noexcept {
+inline launch_key key_for(int device, const void* kernel, const work& work_, std::uint32_t tuning_generation) noexcept {
+    const work* w = &work_;
     launch_key key;
     std::uint64_t* k = key.words;
     k[0] = reinterpret_cast<std::uintptr_t>(kernel);
     k[1] = static_cast<std::uint32_t>(device);
-    if (w == nullptr) return key;  // an explicit configuration: the kernel's state only
     const kernel_contract& c = w->contract;
     const plan_options& o = w->options;
     // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
@@ -291,6 +314,7 @@ inline launch_key key_for(int device, const void* kernel, const work* w, std::ui
             (static_cast<std::uint64_t>(w->kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
             (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
             (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
+            (std::uint64_t{o.grid_stated} << 44) |
             (std::uint64_t{unit_class(*w)} << 48) | (size_bucket << 56);
     k[2] = c.max_block | (std::uint64_t{c.group_threads} << 32);
     k[3] = c.fixed_block.x;
@@ -320,39 +344,65 @@ inline void warn_if_tuning_requested_without_tuner() {
     (void)warned;
 }
 
-// The entry of a launch, or nullptr with `r` saying why (a failed runtime query). Kernel attributes
-// are per device, so they are read with the launch's device current.
-inline const launch_entry* resolve(const launch_device& where, const void* kernel, backend::stream_type stream,
-                                   const work* w, void** args, launch_result& r) {
-    const tuner_interface* tuner = w != nullptr ? tuning_switch::get().active() : nullptr;
-    const launch_key key = key_for(where.device, kernel, w, tuner != nullptr ? tuning_switch::get().generation() : 0);
-    query_failure failure;
-    const launch_entry* e = launch_table().get(key, [&](launch_entry& entry) {
-        if (w != nullptr && tuner == nullptr) warn_if_tuning_requested_without_tuner();
-        entry.device = where.device;
-        entry.address = kernel;
-        entry.limits = cached_device_limits(where.device, failure);
-        if (entry.limits == nullptr) return false;
-        const backend::device_guard on_device(where.device, where.current, !where.is_current());
-        if (on_device.error() != backend::success) {
-            failure = {on_device.error(), "making the stream's device current"};
-            return false;
-        }
-        entry.kernel = cached_kernel_state(where.device, kernel, stream, *entry.limits, failure);
-        if (entry.kernel == nullptr) return false;
-        if (w != nullptr) {
-            entry.recipe = planned_recipe(*entry.limits, entry.kernel->resources, *w);
-            if (tuner != nullptr && (entry.recipe.threads != 0 || w->has_baseline)) {
-                const launch_arguments here{kernel, args, stream};
-                tuner->recipe_for(entry, *w, args != nullptr ? &here : nullptr, entry.recipe, entry.keep_baseline);
-            }
-        }
-        return true;
-    });
-    if (e == nullptr) {
-        fail_runtime(r, failure.code, concat(failure.what, " on device ", std::to_string(where.device)));
-        r.device = concat("device ", std::to_string(where.device));
+// Fills the entry of a launch's first call: the device's limits, the kernel's state, the bounds a
+// launch is validated with and, for planned work, the recipe (tuned while tuning is on). Out of line
+// and cold: it runs once per entry, and a launch's hot path stays a few cache lines of code.
+WAVEFIT_COLD inline bool fill_entry(launch_entry& entry, const launch_device& where, const void* kernel,
+                                    backend::stream_type stream, const work* w, void** args,
+                                    const tuner_interface* tuner, query_failure& failure) {
+    if (w != nullptr && tuner == nullptr) warn_if_tuning_requested_without_tuner();
+    entry.device = where.device;
+    entry.address = kernel;
+    entry.limits = cached_device_limits(where.device, failure);
+    if (entry.limits == nullptr) return false;
+    const backend::device_guard on_device(where.device, where.current, !where.is_current());
+    if (on_device.error() != backend::success) {
+        failure = {on_device.error(), "making the stream's device current"};
+        return false;
     }
+    entry.kernel = cached_kernel_state(where.device, kernel, stream, *entry.limits, failure);
+    if (entry.kernel == nullptr) return false;
+    entry.bounds = launch_bounds::of(*entry.limits, entry.kernel->resources, entry.kernel->register_bound);
+    entry.default_dynamic_shared = default_dynamic_shared(*entry.limits, entry.kernel->resources);
+    if (w != nullptr) {
+        entry.recipe = planned_recipe(*entry.limits, entry.kernel->resources, *w);
+        if (tuner != nullptr && (entry.recipe.threads != 0 || w->has_baseline)) {
+            const launch_arguments here{kernel, args, stream};
+            tuner->recipe_for(entry, *w, args != nullptr ? &here : nullptr, entry.recipe, entry.keep_baseline);
+        }
+    }
+    return true;
+}
+
+WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_failure& failure, int device) {
+    if (r == nullptr) {
+        (void)backend::take_last_error();
+        return;
+    }
+    fail_runtime(*r, failure.code, concat(failure.what, " on device ", std::to_string(device)));
+    r->device = concat("device ", std::to_string(device));
+}
+
+// The entry of a launch, or nullptr with `r` (when given) saying why: a failed runtime query. Kernel
+// attributes are per device, so they are read with the launch's device current. `w` is null for an
+// explicit configuration.
+inline const launch_entry* resolve(const launch_device& where, const void* kernel, backend::stream_type stream,
+                                   const work* w, void** args, launch_result* r) {
+    query_failure failure;
+    const launch_entry* e = nullptr;
+    if (w == nullptr) {
+        e = configured_launch_table().get(kernel_key{where.device, kernel}, [&](launch_entry& entry) {
+            return fill_entry(entry, where, kernel, stream, nullptr, nullptr, nullptr, failure);
+        });
+    } else {
+        const tuner_interface* tuner = tuning_switch::get().active();
+        const launch_key key =
+            key_for(where.device, kernel, *w, tuner != nullptr ? tuning_switch::get().generation() : 0);
+        e = launch_table().get(key, [&](launch_entry& entry) {
+            return fill_entry(entry, where, kernel, stream, w, args, tuner, failure);
+        });
+    }
+    if (e == nullptr) report_query_failure(r, failure, where.device);
     return e;
 }
 
@@ -429,11 +479,16 @@ WAVEFIT_COLD inline void reject_unplannable(launch_result& r, const launch_entry
 }
 
 // CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
-inline bool ensure_dynamic_shared(launch_result& r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
+inline bool ensure_dynamic_shared(launch_result* r, const launch_entry& e, const void* kernel, std::uint64_t bytes) {
+    if (bytes <= e.default_dynamic_shared) return true;  // needs no opt-in: the kernel's state is not read
     if (const backend::error_type err = raise_dynamic_shared(*e.kernel, kernel, bytes); err != backend::success) {
-        fail_runtime(r, err, concat("to raise the dynamic shared memory limit to ", bytes_text(bytes)));
-        name_failure(r, e);
-        r.message += concat(" (kernel ", r.kernel, ")");
+        if (r == nullptr) {
+            (void)backend::take_last_error();
+            return false;
+        }
+        fail_runtime(*r, err, concat("to raise the dynamic shared memory limit to ", bytes_text(bytes)));
+        name_failure(*r, e);
+        r->message += concat(" (kernel ", r->kernel, ")");
         return false;
     }
     return true;
@@ -483,34 +538,57 @@ WAVEFIT_COLD inline backend::error_type retry_after_stale_opt_in(const launch_en
     return retried;
 }
 
-// Validate, opt in if needed, launch, check. `args` are the packed kernel arguments.
-inline void validated_launch(launch_result& r, const launch_entry& e, const launch_device& where, const void* kernel,
-                             const launch_config& cfg, void** args, backend::stream_type stream, const work* w) {
-    r.config = cfg;
-    if (has_launch_errors(*e.limits, e.kernel->resources, cfg, e.kernel->register_bound)) {
-        reject(r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg, w);
+// The runtime refused the launch. The quiet run clears the error and leaves the rest to the
+// explaining run, which retries once where wavefit's opt-in went stale (a retry changes the cached
+// limit, and the explanation must see the state the quiet run saw) and otherwise says why.
+WAVEFIT_COLD inline launch_status launch_refused_by_runtime(const launch_entry& e, const void* kernel,
+                                                            const launch_config& cfg, void** args,
+                                                            backend::stream_type stream, backend::error_type err,
+                                                            launch_result* r) {
+    if (r == nullptr) {
+        (void)backend::take_last_error();
+        return launch_status::runtime_failed;
+    }
+    std::string note;
+    if (cfg.dynamic_shared > e.default_dynamic_shared)
+        err = retry_after_stale_opt_in(e, kernel, cfg, args, stream, err, note);
+    if (err == backend::success) return launch_status::launched;
+    name_failure(*r, e);
+    fail_runtime(*r, err, concat("launching ", launch_text(e, cfg, r->device)));
+    r->message += note;
+    return launch_status::runtime_failed;
+}
+
+WAVEFIT_COLD inline void report_device_switch(launch_result* r, const launch_entry& e, backend::error_type err) {
+    if (r == nullptr) {
+        (void)backend::take_last_error();
         return;
+    }
+    fail_runtime(*r, err, concat("to make device ", std::to_string(e.device), " (the stream's) current"));
+    name_failure(*r, e);
+}
+
+// Validate, opt in if needed, launch, check: the end of every launch. `args` are the packed kernel
+// arguments; `r`, when given, explains a failure.
+inline launch_status launch_with(const launch_entry& e, const launch_device& where, const void* kernel,
+                                 const launch_config& cfg, void** args, backend::stream_type stream, const work* w,
+                                 launch_result* r) {
+    if (r != nullptr) r->config = cfg;
+    if (e.bounds.refuses(cfg)) {
+        if (r != nullptr) reject(*r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg, w);
+        return launch_status::rejected;
     }
     // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
     if (on_device.error() != backend::success) {
-        fail_runtime(r, on_device.error(), concat("to make device ", std::to_string(where.device), " (the stream's) current"));
-        name_failure(r, e);
-        return;
+        report_device_switch(r, e, on_device.error());
+        return launch_status::runtime_failed;
     }
-    if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return;
-    backend::error_type err = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block), args,
-                                                     static_cast<std::size_t>(cfg.dynamic_shared), stream);
-    std::string note;
-    if (err != backend::success && cfg.dynamic_shared > default_dynamic_shared(*e.limits, e.kernel->resources))
-        err = retry_after_stale_opt_in(e, kernel, cfg, args, stream, err, note);
-    if (err != backend::success) {
-        name_failure(r, e);
-        fail_runtime(r, err, concat("launching ", launch_text(e, cfg, r.device)));
-        r.message += note;
-        return;
-    }
-    r.status = launch_status::launched;
+    if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return launch_status::runtime_failed;
+    const backend::error_type err = backend::launch_kernel(kernel, runtime_dims(cfg.grid), runtime_dims(cfg.block), args,
+                                                           static_cast<std::size_t>(cfg.dynamic_shared), stream);
+    if (err != backend::success) return launch_refused_by_runtime(e, kernel, cfg, args, stream, err, r);
+    return launch_status::launched;
 }
 
 WAVEFIT_COLD inline void refuse_negative(launch_result& r, const work& w) {
@@ -539,54 +617,103 @@ launch_result guarded(Body&& body) noexcept {
 #endif
 }
 
-WAVEFIT_FUNC launch_result launch_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
-                                             void** args) noexcept {
+// The quiet run of a launch (`run` with no result): its status, or not_attempted where an allocation
+// failed (a first launch's entry); the explaining run then says what it can.
+template <class Run>
+launch_status run_quietly(Run&& run) noexcept {
+#if WAVEFIT_EXCEPTIONS
+    try {
+        return run();
+    } catch (...) {
+        return launch_status::not_attempted;
+    }
+#else
+    return run();
+#endif
+}
+
+constexpr bool went_well(launch_status s) noexcept {
+    return s == launch_status::launched || s == launch_status::nothing_to_launch;
+}
+
+// The one path of a launch of an explicit configuration; `r`, when given, explains a failure.
+inline launch_status run_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                    void** args, launch_result* r) {
+    launch_device where;
+    if (!find_launch_device(stream, where, r)) return launch_status::runtime_failed;
+    const launch_entry* e = resolve(where, kernel, stream, nullptr, nullptr, r);
+    if (e == nullptr) return launch_status::runtime_failed;
+    return launch_with(*e, where, kernel, cfg, args, stream, nullptr, r);
+}
+
+// The one path of a launch of planned work: `used` is the configuration it launched (or would have);
+// `r`, when given, explains a failure.
+inline launch_status run_planned(const void* kernel, const work& w, backend::stream_type stream, void** args,
+                                 launch_config& used, launch_result* r) {
+    if (w.negative) {
+        if (r != nullptr) refuse_negative(*r, w);
+        return launch_status::rejected;
+    }
+    launch_device where;
+    if (!find_launch_device(stream, where, r)) return launch_status::runtime_failed;
+    const launch_entry* e = resolve(where, kernel, stream, &w, args, r);
+    if (e == nullptr) return launch_status::runtime_failed;
+    if (w.has_baseline && e->keep_baseline) {
+        used = w.baseline;
+        if (w.is_empty()) return launch_status::nothing_to_launch;
+        return launch_with(*e, where, kernel, used, args, stream, &w, r);
+    }
+    if (e->recipe.threads == 0) {
+        if (r != nullptr) reject_unplannable(*r, *e, w);
+        return launch_status::rejected;
+    }
+    const configured_launch cl = configure(*e->limits, e->recipe, w);
+    used = cl.config;
+    if (cl.empty) return launch_status::nothing_to_launch;
+    return launch_with(*e, where, kernel, used, args, stream, &w, r);
+}
+
+// The explaining runs, after a quiet run failed.
+WAVEFIT_COLD inline launch_result explain_configured(const void* kernel, const launch_config& cfg,
+                                                     backend::stream_type stream, void** args) noexcept {
     return guarded([&] {
         launch_result r;
         r.config = cfg;
-        launch_device where;
-        if (!find_launch_device(stream, where, r)) return r;
-        const launch_entry* e = resolve(where, kernel, stream, nullptr, nullptr, r);
-        if (e == nullptr) return r;
-        validated_launch(r, *e, where, kernel, cfg, args, stream, nullptr);
+        r.status = run_configured(kernel, cfg, stream, args, &r);
         return r;
     });
 }
 
-WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
-                                          void** args) noexcept {
+WAVEFIT_COLD inline launch_result explain_planned(const void* kernel, const work& w, backend::stream_type stream,
+                                                  void** args) noexcept {
     return guarded([&] {
         launch_result r;
-        if (w.negative) {
-            refuse_negative(r, w);
-            return r;
-        }
-        launch_device where;
-        if (!find_launch_device(stream, where, r)) return r;
-        const launch_entry* e = resolve(where, kernel, stream, &w, args, r);
-        if (e == nullptr) return r;
-        if (w.has_baseline && e->keep_baseline) {
-            if (w.is_empty()) {
-                r.status = launch_status::nothing_to_launch;
-                r.config = w.baseline;
-                return r;
-            }
-            validated_launch(r, *e, where, kernel, w.baseline, args, stream, &w);
-            return r;
-        }
-        if (e->recipe.threads == 0) {
-            reject_unplannable(r, *e, w);
-            return r;
-        }
-        const configured_launch cl = configure(*e->limits, e->recipe, w);
-        if (cl.empty) {
-            r.status = launch_status::nothing_to_launch;
-            r.config = cl.config;
-            return r;
-        }
-        validated_launch(r, *e, where, kernel, cl.config, args, stream, &w);
+        launch_config used{dims{0}, dims{0}};
+        r.status = run_planned(kernel, w, stream, args, used, &r);
+        if (r.status == launch_status::nothing_to_launch) r.config = used;
         return r;
     });
+}
+
+WAVEFIT_FUNC launch_result launch_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                             void** args) noexcept {
+    const launch_status s = run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); });
+    if (!went_well(s)) return explain_configured(kernel, cfg, stream, args);
+    launch_result r;
+    r.status = s;
+    r.config = cfg;
+    return r;
+}
+
+WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
+                                          void** args) noexcept {
+    launch_config used{dims{0}, dims{0}};
+    const launch_status s = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
+    if (!went_well(s)) return explain_planned(kernel, w, stream, args);
+    launch_result r;
+    r.status = s;
+    r.config = used;
+    return r;
 }
 
 WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcept {
@@ -602,15 +729,21 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 }
 
 #if WAVEFIT_EXCEPTIONS
+// A failed quiet run's explanation, thrown unless the explaining run found the launch working.
+[[noreturn]] WAVEFIT_COLD inline void throw_launch_error(const launch_result& r) { throw launch_error(r); }
+
 WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
-    const launch_result r = launch_planned(kernel, w, stream, args);
-    if (!r.ok()) throw launch_error(r);
+    launch_config used{dims{0}, dims{0}};
+    if (went_well(run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); }))) return;
+    const launch_result r = explain_planned(kernel, w, stream, args);
+    if (!r.ok()) throw_launch_error(r);
 }
 
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args) {
-    const launch_result r = launch_configured(kernel, cfg, stream, args);
-    if (!r.ok()) throw launch_error(r);
+    if (went_well(run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); }))) return;
+    const launch_result r = explain_configured(kernel, cfg, stream, args);
+    if (!r.ok()) throw_launch_error(r);
 }
 
 WAVEFIT_FUNC void throw_nonzero_null(const launch_config& cfg) { throw launch_error(refuse_nonzero_null(cfg)); }
@@ -621,8 +754,8 @@ WAVEFIT_FUNC bool kernel_resources_of(const void* kernel, kernel_resources& out,
     bool found = false;
     r = guarded([&] {
         launch_result q;
-        if (!find_launch_device(nullptr, where, q)) return q;
-        const launch_entry* e = resolve(where, kernel, nullptr, nullptr, nullptr, q);
+        if (!find_launch_device(nullptr, where, &q)) return q;
+        const launch_entry* e = resolve(where, kernel, nullptr, nullptr, nullptr, &q);
         if (e == nullptr) return q;
         out = e->kernel->resources;
         found = true;

@@ -46,15 +46,7 @@ public:
     const Value* get(const Key& key, Compute&& compute) {
         const std::size_t h = Hash{}(key);
         if (const node* n = find(key, h)) return &n->value;
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (const node* n = find_locked(key, h)) return &n->value;
-        node* fresh = new node(key);
-        if (!compute(fresh->value)) {
-            delete fresh;
-            return nullptr;
-        }
-        publish(fresh, h);
-        return &fresh->value;
+        return compute_once(key, h, compute);
     }
 
     // The value if some thread has computed it, else nullptr; never computes.
@@ -66,6 +58,20 @@ public:
     std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
 
 private:
+    // A miss: out of line, so that the lookup every launch makes stays a few instructions.
+    template <class Compute>
+    WAVEFIT_COLD const Value* compute_once(const Key& key, std::size_t h, Compute& compute) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (const node* n = find_locked(key, h)) return &n->value;
+        node* fresh = new node(key);
+        if (!compute(fresh->value)) {
+            delete fresh;
+            return nullptr;
+        }
+        publish(fresh, h);
+        return &fresh->value;
+    }
+
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
     static constexpr std::size_t probes = 16;
 

@@ -664,7 +664,7 @@ WAVEFIT_FUNC tuning_result tune_packed(const void* kernel, const work& w, backen
     launch_result r;
     launch_device where;
     const launch_entry* e =
-        find_launch_device(stream, where, r) ? resolve(where, kernel, stream, nullptr, nullptr, r) : nullptr;
+        find_launch_device(stream, where, &r) ? resolve(where, kernel, stream, nullptr, nullptr, &r) : nullptr;
     if (e == nullptr) {
         out.message = r.message;
         return out;
