@@ -38,7 +38,16 @@ struct launch_plan {
     };
 
     // Why a grid dimension is smaller than ceil(extent / block).
-    enum class grid_clamp : std::uint8_t { none, device_grid_limit, dispatch_work_item_limit, saturated, coarsened };
+    // saturated_short_units: wavefit saturated the grid of a per-block kernel that loops over short
+    // units (plan.hpp, short_unit_elements_per_thread); saturated and coarsened: the work asked.
+    enum class grid_clamp : std::uint8_t {
+        none,
+        device_grid_limit,
+        dispatch_work_item_limit,
+        saturated,
+        coarsened,
+        saturated_short_units
+    };
 
     work::work_kind kind = work::work_kind::elements;
     dims extent{0, 1, 1};        // the work: {n, 1, 1} for an element or unit count
@@ -91,6 +100,7 @@ constexpr std::string_view to_string(launch_plan::grid_clamp c) noexcept {
         case grid_clamp::dispatch_work_item_limit: return "dispatch_work_item_limit";
         case grid_clamp::saturated: return "saturated";
         case grid_clamp::coarsened: return "coarsened";
+        case grid_clamp::saturated_short_units: return "saturated_short_units";
     }
     return "unknown";
 }
@@ -102,18 +112,28 @@ using grid_clamp = launch_plan::grid_clamp;
 
 constexpr bool is_pow2(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
 
+// Every bit below v's highest set bit set too (a few shifts: the launch path sizes blocks with these).
+constexpr std::uint64_t smear_right(std::uint64_t v) noexcept {
+    v |= v >> 1;
+    v |= v >> 2;
+    v |= v >> 4;
+    v |= v >> 8;
+    v |= v >> 16;
+    v |= v >> 32;
+    return v;
+}
+
+// The smallest power of two >= v (1 for 0; 2^63 for v above it, the largest there is).
 constexpr std::uint64_t next_pow2(std::uint64_t v) noexcept {
-    std::uint64_t p = 1;
-    while (p < v && p <= (u64_max >> 1)) p <<= 1;
-    return p;
+    if (v <= 1) return 1;
+    if (v > (u64_max >> 1)) return (u64_max >> 1) + 1;  // 2^63: the largest power of two
+    return smear_right(v - 1) + 1;
 }
 
 // The largest power of two <= v (0 for 0).
 constexpr std::uint64_t prev_pow2(std::uint64_t v) noexcept {
-    if (v == 0) return 0;
-    std::uint64_t p = 1;
-    while (p <= (v >> 1)) p <<= 1;
-    return p;
+    const std::uint64_t ones = smear_right(v);
+    return ones - (ones >> 1);
 }
 
 constexpr std::uint64_t gcd_u64(std::uint64_t a, std::uint64_t b) noexcept {
@@ -135,6 +155,7 @@ constexpr std::uint64_t unit_threads(const device_limits& d, const work& w) noex
 constexpr std::uint64_t block_step(const device_limits& d, const work& w) noexcept {
     const std::uint64_t wave = max_u64(1, d.wave_size);
     const std::uint64_t unit = unit_threads(d, w);
+    if (unit == 1) return wave;  // elements and blocks: no division on the launch path
     return saturating_mul(wave / gcd_u64(wave, unit), unit);
 }
 
@@ -150,7 +171,7 @@ constexpr bool block_allowed(const device_limits& d, const work& w, std::uint64_
     if (threads == 0) return false;
     // Every block, the fixed one too, holds whole units: a group of 64 threads per row never fits a fixed
     // block of 32 (found by the tuning-candidate property test).
-    if (threads % unit_threads(d, w) != 0) return false;
+    if (const std::uint64_t unit = unit_threads(d, w); unit > 1 && threads % unit != 0) return false;
     if (c.has_fixed_block()) return threads == c.fixed_block.volume();
     if (c.max_block != 0 && threads > c.max_block) return false;
     return !c.powers_of_two || is_pow2(threads);
@@ -257,11 +278,24 @@ constexpr launch_recipe choose_block(const device_limits& d, const kernel_resour
     return c;
 }
 
+// Units of at most this many elements per thread are "short": a per-block kernel that loops over them
+// gets a saturated grid unless the work asks for another, so that each block's start (and its shared
+// array's setup) is paid once per several units. HeCBench's scan_bcao (tiles of 1024 ints, 512
+// threads) ran at 0.89x of its original 2,112-block launch with one block per tile on the H200
+// (bench/RESULTS.md).
+inline constexpr std::uint64_t short_unit_elements_per_thread = 4;
+
+constexpr bool loops_over_short_units(const work& w, std::uint64_t threads) noexcept {
+    return w.kind == work_kind::per_block && w.loops() && !w.options.grid_stated && w.unit_size != 0 &&
+           threads != 0 && w.unit_size <= saturating_mul(short_unit_elements_per_thread, threads);
+}
+
 // The recipe of an untuned plan: the contract's best block and the work's grid policy.
 constexpr launch_recipe planned_recipe(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
     const plan_options& opt = w.options;
     launch_recipe c = choose_block(d, k, w);
     c.grid = w.kind == work_kind::extent || !w.loops() ? grid_policy::cover : opt.grid;
+    if (loops_over_short_units(w, c.threads)) c.grid = grid_policy::saturate;
     c.grid_factor = c.grid == grid_policy::saturate  ? opt.saturation_rounds
                     : c.grid == grid_policy::coarsen ? opt.items_per_thread
                                                      : 1;
@@ -432,6 +466,8 @@ constexpr configured_launch configure(const device_limits& d, const launch_recip
             }
             std::uint64_t grid = grid_along(d, 0, units, 1, block.x, loops, out.clamps[0]);
             if (loops) grid = apply_grid_policy(d, c, threads, grid, units, 1, out.clamps[0]);
+            if (out.clamps[0] == grid_clamp::saturated && c.rule != block_rule::tuned && !w.options.grid_stated)
+                out.clamps[0] = grid_clamp::saturated_short_units;
             out.config.grid = dims{grid};
             out.grid_stride = grid < units;
             return out;
@@ -659,6 +695,11 @@ WAVEFIT_COLD inline std::string grid_clamp_phrase(const launch_plan& p, const de
             return concat(" (a saturated grid: ", p.grid[a], " blocks keep every ", d.cu_word(),
                           " busy, as grid_saturated() asked)");
         case grid_clamp::device_grid_limit: return concat(" by the device's maximum grid ", axis_name(a));
+        case grid_clamp::saturated_short_units:
+            return concat(" (a saturated grid: ", p.grid[a], " blocks each loop over several ", unit_word(p), "s of ",
+                          p.unit_size, " elements, at most ", short_unit_elements_per_thread,
+                          " per thread, so that a block's start is paid once per several; grid_covering() keeps one "
+                          "block per ", unit_word(p), ")");
         case grid_clamp::coarsened:
             return concat(" (a coarsened grid: several ", unit_word(p), "s per ",
                           p.kind == work_kind::per_block  ? "block"

@@ -50,6 +50,9 @@ struct plan_options {
     // (a register-heavy compute kernel, block reductions with one atomic per block) ran up to 6%
     // faster saturated (bench/RESULTS.md). Only for kernels that loop.
     grid_policy grid = grid_policy::cover;
+    // The work said its grid (grid_covering, grid_saturated, grid_coarsened): otherwise a per-block
+    // kernel that loops over short units gets a saturated grid (plan.hpp, loops_over_short_units).
+    bool grid_stated = false;
     std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
     std::uint32_t items_per_thread = 4;   // coarsen: items (or units) each thread (or block, wave) takes
 };
@@ -216,6 +219,7 @@ public:
         return with([rounds](work& w) {
             w.contract.cover = coverage::kernel_loops;
             w.options.grid = grid_policy::saturate;
+            w.options.grid_stated = true;
             w.options.saturation_rounds = rounds == 0 ? 1 : rounds;
         });
     }
@@ -224,7 +228,16 @@ public:
         return with([items](work& w) {
             w.contract.cover = coverage::kernel_loops;
             w.options.grid = grid_policy::coarsen;
+            w.options.grid_stated = true;
             w.options.items_per_thread = items == 0 ? 1 : items;
+        });
+    }
+    // One item (unit) per thread (block, wave) even where the kernel loops: keeps wavefit from
+    // saturating the grid of a per-block kernel that loops over short units.
+    constexpr work grid_covering() const noexcept {
+        return with([](work& w) {
+            w.options.grid = grid_policy::cover;
+            w.options.grid_stated = true;
         });
     }
     // The configuration this launch replaces (a `<<<grid, block, shared>>>` port): without a tuning

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 #include <string>
 
 namespace {
@@ -480,4 +481,71 @@ TEST_CASE("a work that replaces a configuration keeps its block unless the block
     CHECK(p.rule == block_rule::baseline);
     CHECK(p.config() == original);
     CHECK(p.ok());
+}
+
+TEST_CASE("a per-block kernel that loops over short units gets a saturated grid unless the work states its grid",
+          "[plan][contract]") {
+    // HeCBench's scan_bcao: tiles of 1024 ints, exactly 512 threads, its own loop over tiles. On the
+    // H200 (132 SMs, four blocks of 512 each) the saturated grid is 4 rounds x 528 = 2,112 blocks, the
+    // original's own launch; one block per tile ran at 0.89x of it.
+    const wavefit::device_limits& h200 = presets::detail::h200;
+    const std::uint64_t tiles = std::uint64_t{1} << 18;
+    const work scan = work::per_block(tiles, 1024).block_fixed(dims{512}).kernel_loops();
+
+    const launch_plan saturated = plan(h200, kernel_resources{}, scan);
+    const std::string reason = wavefit::plan_reason(saturated, h200, kernel_resources{});
+    CAPTURE(saturated.grid.x, reason);
+    REQUIRE(saturated.block.x == 512);
+    REQUIRE(saturated.grid.x == 4 * 132 * 4);
+    REQUIRE(saturated.clamps[0] == grid_clamp::saturated_short_units);
+    REQUIRE(saturated.grid_stride);
+    REQUIRE(contains(reason, "once per several"));
+    REQUIRE(contains(reason, "grid_covering()"));
+    require_launchable(saturated, h200, kernel_resources{});
+
+    // Stated grids are kept: one block per tile, or the rounds asked for.
+    const launch_plan covering = plan(h200, kernel_resources{}, scan.grid_covering());
+    CHECK(covering.grid.x == tiles);
+    CHECK(covering.clamps[0] == grid_clamp::none);
+    const launch_plan two_rounds = plan(h200, kernel_resources{}, scan.grid_saturated(2));
+    CHECK(two_rounds.grid.x == 2 * 132 * 4);
+    CHECK(two_rounds.clamps[0] == grid_clamp::saturated);
+
+    // Not for a kernel that does not loop, units of more than 4 elements per thread, or fewer units
+    // than the saturated grid holds.
+    CHECK(plan(h200, kernel_resources{}, work::per_block(tiles, 1024).block_fixed(dims{512})).grid.x == tiles);
+    CHECK(plan(h200, kernel_resources{}, work::per_block(tiles, 2049).block_fixed(dims{512}).kernel_loops()).grid.x ==
+          tiles);
+    CHECK(plan(h200, kernel_resources{}, work::per_block(tiles, 2048).block_fixed(dims{512}).kernel_loops()).grid.x ==
+          2112);
+    const launch_plan few = plan(h200, kernel_resources{}, work::per_block(2000, 1024).block_fixed(dims{512}).kernel_loops());
+    CHECK(few.grid.x == 2000);
+    CHECK(few.clamps[0] == grid_clamp::none);
+    CHECK_FALSE(few.grid_stride);
+}
+
+TEST_CASE("next_pow2 and prev_pow2 agree with doubling loops on every width", "[plan]") {
+    const auto next_by_loop = [](std::uint64_t v) {
+        std::uint64_t p = 1;
+        while (p < v && p <= (u64_max >> 1)) p <<= 1;
+        return p;
+    };
+    const auto prev_by_loop = [](std::uint64_t v) -> std::uint64_t {
+        if (v == 0) return 0;
+        std::uint64_t p = 1;
+        while (p <= (v >> 1)) p <<= 1;
+        return p;
+    };
+    std::vector<std::uint64_t> values;
+    for (std::uint64_t v = 0; v < 4100; ++v) values.push_back(v);
+    for (int b = 0; b < 64; ++b) {
+        const std::uint64_t p = std::uint64_t{1} << b;
+        for (const std::uint64_t v : {p - 1, p, p + 1, p + p / 2, p | (p >> 1) | 1}) values.push_back(v);
+    }
+    values.push_back(u64_max);
+    for (const std::uint64_t v : values) {
+        CAPTURE(v);
+        REQUIRE(wavefit::detail::next_pow2(v) == next_by_loop(v));
+        REQUIRE(wavefit::detail::prev_pow2(v) == prev_by_loop(v));
+    }
 }

@@ -215,8 +215,9 @@ void apply_grid_policy_flag(wavefit::work& w, std::string_view text) {
         return has_factor ? static_cast<std::uint32_t>(number_in_range("--grid-policy", text.substr(colon + 1), 1, 1024))
                           : static_cast<std::uint32_t>(fallback);
     };
-    if (name == "cover" && !has_factor) return;
-    if (name == "saturate") {
+    if (name == "cover" && !has_factor) {
+        w = w.grid_covering();
+    } else if (name == "saturate") {
         w = w.grid_saturated(factor(4));
     } else if (name == "coarsen") {
         w = w.grid_coarsened(factor(4));
