@@ -417,9 +417,11 @@ constexpr dims shape_block(const device_limits& d, std::uint64_t threads, const 
     } else {
         bx = min_u64(threads, next_pow2(extent.x));
     }
-    bx = max_u64(1, min_u64(bx, d.max_block.x));
-    const std::uint64_t by = max_u64(1, min_u64(min_u64(threads / bx, next_pow2(extent.y)), d.max_block.y));
-    const std::uint64_t bz = max_u64(1, min_u64(min_u64(threads / (bx * by), next_pow2(extent.z)), d.max_block.z));
+    bx = min_u64(bx, d.max_block.x);
+    if (bx == 0) bx = 1;  // (a branch, not max_u64: clang's analyzer then sees the divisors are not 0)
+    std::uint64_t by = min_u64(min_u64(threads / bx, next_pow2(extent.y)), d.max_block.y);
+    if (by == 0) by = 1;
+    const std::uint64_t bz = max_u64(1, min_u64(min_u64(threads / saturating_mul(bx, by), next_pow2(extent.z)), d.max_block.z));
     return dims{bx, by, bz};
 }
 
