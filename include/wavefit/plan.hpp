@@ -417,11 +417,13 @@ constexpr dims shape_block(const device_limits& d, std::uint64_t threads, const 
     } else {
         bx = min_u64(threads, next_pow2(extent.x));
     }
-    bx = min_u64(bx, d.max_block.x);
-    if (bx == 0) bx = 1;  // (a branch, not max_u64: clang's analyzer then sees the divisors are not 0)
-    std::uint64_t by = min_u64(min_u64(threads / bx, next_pow2(extent.y)), d.max_block.y);
-    if (by == 0) by = 1;
-    const std::uint64_t bz = max_u64(1, min_u64(min_u64(threads / saturating_mul(bx, by), next_pow2(extent.z)), d.max_block.z));
+    bx = max_u64(1, min_u64(bx, d.max_block.x));
+    // The divisors are at least 1; the checks at the divisions are for clang's analyzer, which loses
+    // track of that through the loop above.
+    const std::uint64_t per_x = bx != 0 ? threads / bx : threads;
+    const std::uint64_t by = max_u64(1, min_u64(min_u64(per_x, next_pow2(extent.y)), d.max_block.y));
+    const std::uint64_t per_xy = bx * by != 0 ? threads / (bx * by) : threads;
+    const std::uint64_t bz = max_u64(1, min_u64(min_u64(per_xy, next_pow2(extent.z)), d.max_block.z));
     return dims{bx, by, bz};
 }
 
