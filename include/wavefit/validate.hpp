@@ -121,7 +121,7 @@ struct launch_bounds {
     }
 
     // Whether a launch of `cfg` breaks one of these limits.
-    constexpr bool refuses(const launch_config& cfg) const noexcept {
+    WAVEFIT_ALWAYS_INLINE constexpr bool refuses(const launch_config& cfg) const noexcept {
         const dims& grid = cfg.grid;
         const dims& block = cfg.block;
         if (grid.has_zero() || block.has_zero() || cfg.has_negative()) return true;

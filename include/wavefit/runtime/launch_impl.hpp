@@ -9,9 +9,9 @@
 // size, validate with comparisons only, launch, check the runtime's error. Strings are built on
 // failure only; nothing on the way throws, so try_launch works in code built with -fno-exceptions.
 //
-// A launch first runs that path quietly (`launch_result* r` null: no result, no text); only when it
-// fails does the same path run again with a result to explain why (explain_planned/explain_configured,
-// cold). Running it again is safe: a failed launch ran no kernel, the cached steps are deterministic,
+// wavefit::launch first runs that path quietly (`launch_result* r` null: no result, no text); only
+// when it fails does the same path run again with a result to explain why (launch_planned or
+// launch_configured, which try_launch calls directly). Running it again is safe: a failed launch ran no kernel, the cached steps are deterministic,
 // and a runtime call that failed fails again the same way (or works, and the launch is made once).
 // The quiet run clears the runtime's error it caused, so the explaining run reports its own. Measured
 // so, the hot path is the code of one launch, without the failure path's code or a launch_result
@@ -105,9 +105,11 @@ inline once_table<launch_key, launch_entry, launch_key_hash>& launch_table() {
     static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
     return table;
 }
-// Launches of an explicit configuration, by device and kernel: a smaller key to hash and compare.
-inline once_table<kernel_key, launch_entry, kernel_key_hash, 1024>& configured_launch_table() {
-    static auto& table = *new once_table<kernel_key, launch_entry, kernel_key_hash, 1024>;
+// Launches of an explicit configuration, keyed by device and kernel only (configured_key): apart from
+// the planned ones, so that many planned shapes of a kernel never crowd its explicit entry. The same
+// table type: one instantiation of the table's code serves both.
+inline once_table<launch_key, launch_entry, launch_key_hash>& configured_launch_table() {
+    static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
     return table;
 }
 
@@ -252,15 +254,20 @@ WAVEFIT_COLD inline void report_no_device(launch_result& r, const visible_device
                        " does not hide every device");
 }
 
-// A runtime query failed: explained with `r`, or its error cleared (the quiet run, which runs again
-// to explain).
-WAVEFIT_COLD inline void query_failed(launch_result* r, backend::error_type e, const char* doing, const char* device) {
+// A runtime query failed: explained with `r`, or its error cleared (the quiet run, which runs again to
+// explain). `device` is -1 where the current device was asked for, -2 where a stream's device was.
+WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_failure& failure, int device) {
     if (r == nullptr) {
         (void)backend::take_last_error();
         return;
     }
-    fail_runtime(*r, e, doing);
-    r->device = device;
+    if (device < 0) {
+        fail_runtime(*r, failure.code, failure.what);
+        r->device = device == -1 ? "the current device" : "the stream's device";
+        return;
+    }
+    fail_runtime(*r, failure.code, concat(failure.what, " on device ", std::to_string(device)));
+    r->device = concat("device ", std::to_string(device));
 }
 
 // hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
@@ -273,14 +280,15 @@ inline bool find_launch_device(backend::stream_type stream, launch_device& where
         if (r != nullptr) report_no_device(*r, visible);
         return false;
     }
+    // A failed query is explained with `r`, or its error cleared (the quiet run, which runs again to explain).
     if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
-        query_failed(r, e, "to report the current device", "the current device");
+        report_query_failure(r, {e, "reporting the current device"}, -1);
         return false;
     }
     where.device = where.current;
     if (reinterpret_cast<std::uintptr_t>(stream) > 2) {
         if (const backend::error_type e = backend::stream_device(where.device, stream); e != backend::success) {
-            query_failed(r, e, "to report the stream's device", "the stream's device");
+            report_query_failure(r, {e, "reporting the stream's device"}, -2);
             return false;
         }
     }
@@ -293,6 +301,13 @@ constexpr std::uint32_t unit_class(const work& w) noexcept {
     std::uint32_t b = 1;
     for (std::uint64_t v = w.unit_size; v > 1; v >>= 1) ++b;
     return b;
+}
+
+inline launch_key configured_key(int device, const void* kernel) noexcept {
+    launch_key key;
+    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    key.words[1] = static_cast<std::uint32_t>(device);
+    return key;
 }
 
 inline launch_key key_for(int device, const void* kernel, const work& work_, std::uint32_t tuning_generation) noexcept {
@@ -345,9 +360,9 @@ inline void warn_if_tuning_requested_without_tuner() {
 }
 
 // Fills the entry of a launch's first call: the device's limits, the kernel's state, the bounds a
-// launch is validated with and, for planned work, the recipe (tuned while tuning is on). Out of line
-// and cold: it runs once per entry, and a launch's hot path stays a few cache lines of code.
-WAVEFIT_COLD inline bool fill_entry(launch_entry& entry, const launch_device& where, const void* kernel,
+// launch is validated with and, for planned work, the recipe (tuned while tuning is on). It runs once
+// per entry, on the table's miss path.
+inline bool fill_entry(launch_entry& entry, const launch_device& where, const void* kernel,
                                     backend::stream_type stream, const work* w, void** args,
                                     const tuner_interface* tuner, query_failure& failure) {
     if (w != nullptr && tuner == nullptr) warn_if_tuning_requested_without_tuner();
@@ -374,14 +389,6 @@ WAVEFIT_COLD inline bool fill_entry(launch_entry& entry, const launch_device& wh
     return true;
 }
 
-WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_failure& failure, int device) {
-    if (r == nullptr) {
-        (void)backend::take_last_error();
-        return;
-    }
-    fail_runtime(*r, failure.code, concat(failure.what, " on device ", std::to_string(device)));
-    r->device = concat("device ", std::to_string(device));
-}
 
 // The entry of a launch, or nullptr with `r` (when given) saying why: a failed runtime query. Kernel
 // attributes are per device, so they are read with the launch's device current. `w` is null for an
@@ -389,19 +396,13 @@ WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_fail
 inline const launch_entry* resolve(const launch_device& where, const void* kernel, backend::stream_type stream,
                                    const work* w, void** args, launch_result* r) {
     query_failure failure;
-    const launch_entry* e = nullptr;
-    if (w == nullptr) {
-        e = configured_launch_table().get(kernel_key{where.device, kernel}, [&](launch_entry& entry) {
-            return fill_entry(entry, where, kernel, stream, nullptr, nullptr, nullptr, failure);
-        });
-    } else {
-        const tuner_interface* tuner = tuning_switch::get().active();
-        const launch_key key =
-            key_for(where.device, kernel, *w, tuner != nullptr ? tuning_switch::get().generation() : 0);
-        e = launch_table().get(key, [&](launch_entry& entry) {
-            return fill_entry(entry, where, kernel, stream, w, args, tuner, failure);
-        });
-    }
+    const tuner_interface* tuner = w != nullptr ? tuning_switch::get().active() : nullptr;
+    const launch_key key =
+        w == nullptr ? configured_key(where.device, kernel)
+                     : key_for(where.device, kernel, *w, tuner != nullptr ? tuning_switch::get().generation() : 0);
+    const launch_entry* e = (w == nullptr ? configured_launch_table() : launch_table()).get(key, [&](launch_entry& entry) {
+        return fill_entry(entry, where, kernel, stream, w, args, tuner, failure);
+    });
     if (e == nullptr) report_query_failure(r, failure, where.device);
     return e;
 }
@@ -559,15 +560,6 @@ WAVEFIT_COLD inline launch_status launch_refused_by_runtime(const launch_entry& 
     return launch_status::runtime_failed;
 }
 
-WAVEFIT_COLD inline void report_device_switch(launch_result* r, const launch_entry& e, backend::error_type err) {
-    if (r == nullptr) {
-        (void)backend::take_last_error();
-        return;
-    }
-    fail_runtime(*r, err, concat("to make device ", std::to_string(e.device), " (the stream's) current"));
-    name_failure(*r, e);
-}
-
 // Validate, opt in if needed, launch, check: the end of every launch. `args` are the packed kernel
 // arguments; `r`, when given, explains a failure.
 inline launch_status launch_with(const launch_entry& e, const launch_device& where, const void* kernel,
@@ -581,7 +573,7 @@ inline launch_status launch_with(const launch_entry& e, const launch_device& whe
     // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
     if (on_device.error() != backend::success) {
-        report_device_switch(r, e, on_device.error());
+        report_query_failure(r, {on_device.error(), "making the stream's device current"}, e.device);
         return launch_status::runtime_failed;
     }
     if (!ensure_dynamic_shared(r, e, kernel, cfg.dynamic_shared)) return launch_status::runtime_failed;
@@ -636,8 +628,9 @@ constexpr bool went_well(launch_status s) noexcept {
     return s == launch_status::launched || s == launch_status::nothing_to_launch;
 }
 
-// The one path of a launch of an explicit configuration; `r`, when given, explains a failure.
-inline launch_status run_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+// The one path of a launch of an explicit configuration; `r`, when given, explains a failure. Not
+// inlined: the quiet and the explaining run share one copy (a smaller object, fewer code lines).
+WAVEFIT_NOINLINE inline launch_status run_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                     void** args, launch_result* r) {
     launch_device where;
     if (!find_launch_device(stream, where, r)) return launch_status::runtime_failed;
@@ -647,8 +640,8 @@ inline launch_status run_configured(const void* kernel, const launch_config& cfg
 }
 
 // The one path of a launch of planned work: `used` is the configuration it launched (or would have);
-// `r`, when given, explains a failure.
-inline launch_status run_planned(const void* kernel, const work& w, backend::stream_type stream, void** args,
+// `r`, when given, explains a failure. Not inlined, as run_configured.
+WAVEFIT_NOINLINE inline launch_status run_planned(const void* kernel, const work& w, backend::stream_type stream, void** args,
                                  launch_config& used, launch_result* r) {
     if (w.negative) {
         if (r != nullptr) refuse_negative(*r, w);
@@ -673,9 +666,10 @@ inline launch_status run_planned(const void* kernel, const work& w, backend::str
     return launch_with(*e, where, kernel, used, args, stream, &w, r);
 }
 
-// The explaining runs, after a quiet run failed.
-WAVEFIT_COLD inline launch_result explain_configured(const void* kernel, const launch_config& cfg,
-                                                     backend::stream_type stream, void** args) noexcept {
+// try_launch's runs, which fill a result anyway: they explain as they go. They also explain a failed
+// quiet run of wavefit::launch.
+WAVEFIT_FUNC launch_result launch_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                             void** args) noexcept {
     return guarded([&] {
         launch_result r;
         r.config = cfg;
@@ -684,8 +678,8 @@ WAVEFIT_COLD inline launch_result explain_configured(const void* kernel, const l
     });
 }
 
-WAVEFIT_COLD inline launch_result explain_planned(const void* kernel, const work& w, backend::stream_type stream,
-                                                  void** args) noexcept {
+WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
+                                          void** args) noexcept {
     return guarded([&] {
         launch_result r;
         launch_config used{dims{0}, dims{0}};
@@ -693,27 +687,6 @@ WAVEFIT_COLD inline launch_result explain_planned(const void* kernel, const work
         if (r.status == launch_status::nothing_to_launch) r.config = used;
         return r;
     });
-}
-
-WAVEFIT_FUNC launch_result launch_configured(const void* kernel, const launch_config& cfg, backend::stream_type stream,
-                                             void** args) noexcept {
-    const launch_status s = run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); });
-    if (!went_well(s)) return explain_configured(kernel, cfg, stream, args);
-    launch_result r;
-    r.status = s;
-    r.config = cfg;
-    return r;
-}
-
-WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, backend::stream_type stream,
-                                          void** args) noexcept {
-    launch_config used{dims{0}, dims{0}};
-    const launch_status s = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
-    if (!went_well(s)) return explain_planned(kernel, w, stream, args);
-    launch_result r;
-    r.status = s;
-    r.config = used;
-    return r;
 }
 
 WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcept {
@@ -729,21 +702,18 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 }
 
 #if WAVEFIT_EXCEPTIONS
-// A failed quiet run's explanation, thrown unless the explaining run found the launch working.
-[[noreturn]] WAVEFIT_COLD inline void throw_launch_error(const launch_result& r) { throw launch_error(r); }
-
 WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
     launch_config used{dims{0}, dims{0}};
     if (went_well(run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); }))) return;
-    const launch_result r = explain_planned(kernel, w, stream, args);
-    if (!r.ok()) throw_launch_error(r);
+    const launch_result r = launch_planned(kernel, w, stream, args);
+    if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
 }
 
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args) {
     if (went_well(run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); }))) return;
-    const launch_result r = explain_configured(kernel, cfg, stream, args);
-    if (!r.ok()) throw_launch_error(r);
+    const launch_result r = launch_configured(kernel, cfg, stream, args);
+    if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
 }
 
 WAVEFIT_FUNC void throw_nonzero_null(const launch_config& cfg) { throw launch_error(refuse_nonzero_null(cfg)); }

@@ -46,21 +46,6 @@ public:
     const Value* get(const Key& key, Compute&& compute) {
         const std::size_t h = Hash{}(key);
         if (const node* n = find(key, h)) return &n->value;
-        return compute_once(key, h, compute);
-    }
-
-    // The value if some thread has computed it, else nullptr; never computes.
-    const Value* find(const Key& key) const {
-        const node* n = find(key, Hash{}(key));
-        return n != nullptr ? &n->value : nullptr;
-    }
-
-    std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
-
-private:
-    // A miss: out of line, so that the lookup every launch makes stays a few instructions.
-    template <class Compute>
-    WAVEFIT_COLD const Value* compute_once(const Key& key, std::size_t h, Compute& compute) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (const node* n = find_locked(key, h)) return &n->value;
         node* fresh = new node(key);
@@ -72,6 +57,15 @@ private:
         return &fresh->value;
     }
 
+    // The value if some thread has computed it, else nullptr; never computes.
+    const Value* find(const Key& key) const {
+        const node* n = find(key, Hash{}(key));
+        return n != nullptr ? &n->value : nullptr;
+    }
+
+    std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
+
+private:
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
     static constexpr std::size_t probes = 16;
 
