@@ -44,9 +44,8 @@
 #define WAVEFIT_ALWAYS_INLINE
 #endif
 
-// A function of the failure path (messages, rejections) or of a cache's first computation: never
-// inlined, and compiled for size away from the launch path's code, since it runs at most once per
-// failure or per cache entry. Every launch's translation unit compiles it in header-only mode.
+// A function of the failure path (messages, rejections): never inlined, and compiled for size, since
+// it runs at most once per failure. Every launch's translation unit compiles it in header-only mode.
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVEFIT_COLD __attribute__((noinline, cold))
 #else
