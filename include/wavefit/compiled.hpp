@@ -19,6 +19,7 @@
 
 #include "runtime/launch.hpp"
 #if !WAVEFIT_DEVICE_PASS  // the definitions are host code
+#include "runtime/launch_messages.hpp"  // the full messages of a refused launch, for every launch
 #include "runtime/launch_impl.hpp"
 #include "runtime/tuner.hpp"  // the library holds the tuner: WAVEFIT_TUNING works in every program that links it
 #endif

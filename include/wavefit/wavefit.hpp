@@ -15,6 +15,11 @@
 #if WAVEFIT_HAS_RUNTIME
 #include "runtime/kernel_queries.hpp"
 #include "runtime/launch.hpp"
+// The full messages of a refused launch, for every launch of the program (the compiled library
+// registers them itself).
+#if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
+#include "runtime/launch_messages.hpp"
+#endif
 #endif
 
 #if WAVEFIT_DEVICE_COMPILER

@@ -9,7 +9,7 @@
 
 #if defined(WAVEFIT_HAS_FAKE_HIP)
 
-#include <wavefit/runtime/launch.hpp>
+#include <wavefit/wavefit.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -318,6 +318,55 @@ TEST_CASE("launch results: a default result is not a success, and a failure carr
         CHECK(e.kernel() == "fake(float*, int)");
         CHECK(e.device() == "Fake MI300X 14 (gfx942)");
     }
+}
+
+TEST_CASE("explanations: wavefit.hpp registers the full messages; a program of launch.hpp files gets the short one",
+          "[runtime][fake-hip]") {
+    fake::current_device = 14;  // Fake MI300X 14: at most 1024 threads per block
+    const wavefit::launch_config too_big{wavefit::dims{3}, wavefit::dims{64, 32}};
+    const wavefit::work fixed_2048 = wavefit::work::elements(4096).block_fixed(wavefit::dims{2048});
+    // This file includes <wavefit/wavefit.hpp>: the message is check()'s.
+    const wavefit::launch_result full = wavefit::try_launch(kernel<45>, too_big, nullptr, nullptr, 4099);
+    CAPTURE(full.message);
+    CHECK(full.message.find("block (64, 32, 1) = 2048 threads exceeds the maximum of 1024 threads per block on Fake "
+                            "MI300X 14 (gfx942)") != std::string::npos);
+    const wavefit::launch_result full_unplannable = wavefit::try_launch(kernel<45>, fixed_2048, nullptr, nullptr, 4099);
+    CAPTURE(full_unplannable.message);
+    CHECK(full_unplannable.diagnostic == wavefit::diagnostic_code::contract_allows_no_block);
+    CHECK(full_unplannable.message.find("no block the kernel's contract allows") != std::string::npos);
+
+    // As in a program none of whose files includes wavefit.hpp: no explainer is registered.
+    const wavefit::detail::launch_explainer* registered = wavefit::detail::register_launch_explainer(nullptr);
+    REQUIRE(registered != nullptr);
+    const wavefit::launch_result brief = wavefit::try_launch(kernel<45>, too_big, nullptr, nullptr, 4099);
+    const wavefit::launch_result brief_unplannable = wavefit::try_launch(kernel<45>, fixed_2048, nullptr, nullptr, 4099);
+    std::string thrown;
+    try {
+        wavefit::launch(kernel<45>, too_big, nullptr, nullptr, 4099);
+    } catch (const wavefit::launch_error& e) {
+        thrown = e.what();
+    }
+    wavefit::detail::register_launch_explainer(registered);
+
+    CAPTURE(brief.message, brief_unplannable.message);
+    CHECK(brief.status == wavefit::launch_status::rejected);
+    CHECK(brief.diagnostic == wavefit::diagnostic_code::block_exceeds_device_max_threads);
+    CHECK(brief.device == "Fake MI300X 14 (gfx942)");
+    // The code, the value, the limit, the device and the configuration that fixes it, in numbers.
+    CHECK(brief.message ==
+          "wavefit rejected launching fake(float*, int) with grid (3, 1, 1), block (64, 32, 1) on Fake MI300X 14 "
+          "(gfx942) [block_exceeds_device_max_threads]: value 2048, limit 1024. Fix: launch grid (6, 1, 1) x block "
+          "(32, 32, 1) (`wavefit explain block_exceeds_device_max_threads` says more; every message is in full once "
+          "a file of the program includes <wavefit/wavefit.hpp>) (and 1 more error; `wavefit check` lists them all)");
+    CHECK(thrown == brief.message);
+    CHECK(brief_unplannable.status == wavefit::launch_status::rejected);
+    CHECK(brief_unplannable.diagnostic == wavefit::diagnostic_code::contract_allows_no_block);
+    CHECK(brief_unplannable.message.find("[contract_allows_no_block]") != std::string::npos);
+    CHECK(brief_unplannable.message.find("Fake MI300X 14") != std::string::npos);
+    CHECK(brief_unplannable.message.find("no block the work's contract allows can run this kernel") != std::string::npos);
+    CHECK(brief_unplannable.message.find("(its bound, registers or shared memory") == std::string::npos);
+    // Registered again: the full message is back.
+    CHECK(wavefit::try_launch(kernel<45>, too_big, nullptr, nullptr, 4099).message == full.message);
 }
 
 #endif  // WAVEFIT_HAS_FAKE_HIP

@@ -11,6 +11,8 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
   launch tier  what a launch compiles in the separately compiled mode (runtime/launch_call.hpp and
                every header it includes) has no <string>, <vector> or <tuple> and none of the
                planning, validation, tuning or explanation headers: only declarations and templates
+  messages     the launch tier (launch.hpp, runtime/launch.hpp) never reaches runtime/launch_messages.hpp:
+               a file that only launches does not compile the full explanations of a refused launch
   launch       the launch headers (wavefit.hpp, core.hpp, launch.hpp, runtime/launch.hpp and every
                header they reach through #include "..." or <wavefit/...>) include no tuning, JSON,
                explanation or reader header: the tuner, the tuning database and the CLI's offline
@@ -206,6 +208,22 @@ def check_launch_tier(root, problems):
     for path, by in sorted(headers.items()):
         if by is not None and LEAN_FORBIDDEN_HEADERS.search(path):
             problems.append(f"{by}: includes {path}, which the launch tier ({LEAN_LAUNCH_TIER}) must not compile")
+
+
+# The header that registers a refused launch's full messages (describe(), plan_reason()): the umbrella
+# and the compiled library include it; the launch tier, header-only, leaves the prose to it.
+LAUNCH_MESSAGES = "include/wavefit/runtime/launch_messages.hpp"
+HEADER_ONLY_LAUNCH_TIER = ("include/wavefit/launch.hpp", "include/wavefit/runtime/launch.hpp")
+
+
+def check_launch_messages(root, problems):
+    for tier in HEADER_ONLY_LAUNCH_TIER:
+        headers, _ = transitive_includes(root, tier)
+        if LAUNCH_MESSAGES in headers:
+            problems.append(f"{headers[LAUNCH_MESSAGES]}: includes {LAUNCH_MESSAGES}, which {tier} must not reach: a "
+                            f"file that only launches leaves the full messages to the registered explainer")
+
+
 # What a translation unit that only launches may read: these headers and what they include.
 LAUNCH_HEADERS = ("include/wavefit/wavefit.hpp", "include/wavefit/core.hpp", "include/wavefit/launch.hpp",
                   "include/wavefit/runtime/launch.hpp")
@@ -428,6 +446,7 @@ def main(argv):
     check_references(root, files, problems)
     check_layering(root, files, problems)
     check_launch_tier(root, problems)
+    check_launch_messages(root, problems)
     check_launch_headers(root, problems)
     check_public_api(root, problems)
     check_readme(root, files, problems)

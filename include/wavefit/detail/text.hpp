@@ -7,6 +7,7 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
+#include <initializer_list>  // a message's pieces
 #include <string>       // std::string, std::to_string
 #include <string_view>  // message pieces
 #include <type_traits>  // whole numbers among the pieces
@@ -67,28 +68,24 @@ WAVEFIT_COLD inline std::string join_pieces(const text_piece* pieces, std::size_
     return out;
 }
 
-// "grid " + dims_text(g) + " has 0 blocks" as concat("grid ", dims_text(g), " has 0 blocks"); whole
-// numbers may be given as they are. Always inlined, so that no instantiation per list of piece types
-// is left in the object: each call is the array and one call of join_pieces.
-template <class... Pieces>
-WAVEFIT_ALWAYS_INLINE inline std::string concat(const Pieces&... pieces) {
-    const text_piece all[] = {text_piece(pieces)...};
-    return join_pieces(all, sizeof...(Pieces));
-}
+// "grid " + dims_text(g) + " has 0 blocks" as concat({"grid ", dims_text(g), " has 0 blocks"}); whole
+// numbers may be given as they are. A list, not a variadic template: a message costs no
+// instantiation of its own, only its array of pieces and one call of join_pieces.
+inline std::string concat(std::initializer_list<text_piece> pieces) { return join_pieces(pieces.begin(), pieces.size()); }
 
 // "65536 bytes (64 KiB)", "40000 bytes (39.1 KiB)", "512 bytes".
 WAVEFIT_COLD inline std::string bytes_text(std::uint64_t v) {
-    std::string text = concat(v, v == 1 ? " byte" : " bytes");
+    std::string text = concat({v, v == 1 ? " byte" : " bytes"});
     if (v >= 1024) {
-        text += concat(" (", v / 1024);
-        if (v % 1024 != 0) text += concat(".", (v % 1024) * 10 / 1024);
+        text += concat({" (", v / 1024});
+        if (v % 1024 != 0) text += concat({".", (v % 1024) * 10 / 1024});
         text += " KiB)";
     }
     return text;
 }
 
 // "(1024, 1, 1)".
-WAVEFIT_COLD inline std::string dims_text(const dims& d) { return concat("(", d.x, ", ", d.y, ", ", d.z, ")"); }
+WAVEFIT_COLD inline std::string dims_text(const dims& d) { return concat({"(", d.x, ", ", d.y, ", ", d.z, ")"}); }
 
 // "2^32-1" style names for the limits people recognise by their shape.
 WAVEFIT_COLD inline std::string limit_text(std::uint64_t v) {
@@ -99,7 +96,7 @@ WAVEFIT_COLD inline std::string limit_text(std::uint64_t v) {
 
 // "1 wave", "3 waves".
 WAVEFIT_COLD inline std::string plural(std::uint64_t n, std::string_view word) {
-    return concat(n, " ", word, n == 1 ? "" : "s");
+    return concat({n, " ", word, n == 1 ? "" : "s"});
 }
 
 }  // namespace detail

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The definitions behind launch.hpp and device_state.hpp: the caches, the one launch path and the
-// failure messages. Included by launch.hpp in header-only mode, and by <wavefit/compiled.hpp> in the
-// one translation unit of the compiled library (WAVEFIT_SEPARATE_COMPILATION).
+// failure messages (a refused launch's sentences through the registered explainer,
+// launch_explainer.hpp, so that a launch file does not compile them). Included by launch.hpp in
+// header-only mode, and by <wavefit/compiled.hpp> in the one translation unit of the compiled library
+// (WAVEFIT_SEPARATE_COMPILATION).
 //
 // The path of a launch: find the stream's device (skipped with one visible GPU), look the launch's
 // entry up in the launch table (computed once per device, kernel and work shape: limits, kernel
@@ -39,6 +41,7 @@
 #include "device_state.hpp"
 #include "launch.hpp"
 #include "launch_error.hpp"
+#include "launch_explainer.hpp"
 #include "once_table.hpp"
 #include "tuning_switch.hpp"
 
@@ -60,7 +63,7 @@ namespace detail {
 WAVEFIT_FUNC std::string runtime_error_text(backend::error_type e) {
     const char* name = backend::error_name(e);
     const char* text = backend::error_string(e);
-    return concat(name ? name : "unknown error", " (", std::to_string(static_cast<int>(e)), "): ", text ? text : "");
+    return concat({name ? name : "unknown error", " (", std::to_string(static_cast<int>(e)), "): ", text ? text : ""});
 }
 
 struct device_key {
@@ -231,7 +234,7 @@ WAVEFIT_FUNC backend::error_type raise_dynamic_shared(kernel_state& k, const voi
 WAVEFIT_COLD inline void fail_runtime(launch_result& r, backend::error_type e, const std::string& doing) {
     r.status = launch_status::runtime_failed;
     r.runtime_code = static_cast<int>(e);
-    r.message = concat(backend::runtime_name, " failed ", doing, ": ", runtime_error_text(e));
+    r.message = concat({backend::runtime_name, " failed ", doing, ": ", runtime_error_text(e)});
     // A failed call leaves its error as the runtime's "last error"; wavefit has reported it, so the
     // user's next error check must not see it a second time.
     (void)backend::take_last_error();
@@ -248,11 +251,11 @@ WAVEFIT_COLD inline void report_no_device(launch_result& r, const visible_device
     r.status = launch_status::runtime_failed;
     r.runtime_code = static_cast<int>(visible.error != backend::success ? visible.error : backend::no_device);
     r.device = "no GPU";
-    r.message = concat("no GPU is visible: ", backend::runtime_name, " reports no device (",
-                       visible.error != backend::success ? runtime_error_text(visible.error)
-                                                         : concat(backend::runtime_name, " device count 0"),
-                       "); check that the GPU driver is loaded and that ", backend::visible_devices_variable,
-                       " does not hide every device");
+    r.message = concat({"no GPU is visible: ", backend::runtime_name, " reports no device (",
+                        visible.error != backend::success ? runtime_error_text(visible.error)
+                                                          : concat({backend::runtime_name, " device count 0"}),
+                        "); check that the GPU driver is loaded and that ", backend::visible_devices_variable,
+                        " does not hide every device"});
 }
 
 // A runtime query failed: explained with `r`, or its error cleared (the quiet run, which runs again to
@@ -267,8 +270,8 @@ WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_fail
         r->device = device == -1 ? "the current device" : "the stream's device";
         return;
     }
-    fail_runtime(*r, failure.code, concat(failure.what, " on device ", std::to_string(device)));
-    r->device = concat("device ", std::to_string(device));
+    fail_runtime(*r, failure.code, concat({failure.what, " on device ", std::to_string(device)}));
+    r->device = concat({"device ", std::to_string(device)});
 }
 
 // hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
@@ -425,16 +428,52 @@ WAVEFIT_COLD inline device_limits named_limits(const launch_entry& e) {
 
 WAVEFIT_COLD inline std::string launch_text(const launch_entry& e, const launch_config& cfg,
                                                 const std::string& device) {
-    return concat(kernel_display(*e.kernel), " with grid ", dims_text(cfg.grid), ", block ", dims_text(cfg.block),
-                  cfg.dynamic_shared ? concat(", ", bytes_text(cfg.dynamic_shared), " of dynamic shared memory")
-                                     : std::string(),
-                  " on ", device);
+    return concat({kernel_display(*e.kernel), " with grid ", dims_text(cfg.grid), ", block ", dims_text(cfg.block),
+                   cfg.dynamic_shared ? concat({", ", bytes_text(cfg.dynamic_shared), " of dynamic shared memory"})
+                                      : std::string(),
+                   " on ", device});
+}
+
+// The short explainer of a program that registered no other (launch_explainer.hpp): the finding's
+// numbers and the configuration of its fix, without the prose. The code's name is in the message
+// already; `wavefit explain CODE` has the rest.
+WAVEFIT_COLD inline diagnostic describe_briefly(const finding& f, const device_limits& d, const kernel_resources& k,
+                                                const launch_config& cfg, launch_work_shape shape,
+                                                std::uint64_t group_threads) {
+    diagnostic out{f.code, f.severity(), {}, {}};
+    if (f.code == diagnostic_code::negative_size) {
+        out.message = "a size was given as a negative number";
+        out.fix = "compute sizes in 64-bit types and check them before launching";
+    } else if (f.code == diagnostic_code::contract_allows_no_block) {
+        out.message = "no block the work's contract allows can run this kernel";
+        out.fix = "allow more blocks in the contract, or change the kernel";
+    } else {
+        const char* where = f.axis < 0 ? "" : f.in_grid ? "grid " : "block ";
+        out.message = concat({where, f.axis < 0 ? "" : axis_name(f.axis), f.axis < 0 ? "" : ": ", "value ", f.value,
+                              ", limit ", f.limit});
+        const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape, group_threads);
+        out.fix = fix ? concat({"launch grid ", dims_text(fix->config.grid), " x block ", dims_text(fix->config.block),
+                                fix->grid_stride ? " and loop over the rest in the kernel" : ""})
+                      : std::string("no configuration fixes it: the kernel must change");
+    }
+    out.fix += concat({" (`wavefit explain ", to_string(f.code),
+                       "` says more; every message is in full once a file of the program includes <wavefit/wavefit.hpp>)"});
+    return out;
+}
+
+inline constexpr launch_explainer brief_launch_explainer{&describe_briefly, nullptr, nullptr};
+
+// The registered explainer, or the short one.
+inline const launch_explainer& launch_explainer_in_use() noexcept {
+    const launch_explainer* x = registered_launch_explainer().load(std::memory_order_acquire);
+    return x != nullptr ? *x : brief_launch_explainer;
 }
 
 // Rejects a launch that validation refused; for one-pass work the device could not hold, says that
 // the kernel must loop.
 WAVEFIT_COLD inline void reject(launch_result& r, const findings& problems, const launch_entry& e, const launch_config& cfg,
                    const work* w) {
+    const launch_explainer& explain = launch_explainer_in_use();
     const finding* first = problems.first_error();
     const device_limits limits = named_limits(e);
     r.kernel = kernel_display(*e.kernel);
@@ -449,18 +488,18 @@ WAVEFIT_COLD inline void reject(launch_result& r, const findings& problems, cons
         shape = launch_work_shape::group_per_unit;
         group = unit_threads(limits, *w);
     }
-    const diagnostic d = describe(*first, limits, e.kernel->resources, cfg, shape, group);
-    r.message = concat("wavefit rejected launching ", launch_text(e, cfg, r.device), " [", to_string(d.code),
-                       "]: ", d.message, ". Fix: ", d.fix);
+    const diagnostic d = explain.describe(*first, limits, e.kernel->resources, cfg, shape, group);
+    r.message = concat({"wavefit rejected launching ", launch_text(e, cfg, r.device), " [", to_string(d.code),
+                        "]: ", d.message, ". Fix: ", d.fix});
     std::size_t more = 0;
     for (const finding& f : problems)
         if (f.severity() == severity::error && &f != first) ++more;
-    if (more > 0) r.message += concat(" (and ", plural(more, "more error"), "; `wavefit check` lists them all)");
-    if (w != nullptr && !w->loops() && !w->has_baseline &&
+    if (more > 0) r.message += concat({" (and ", plural(more, "more error"), "; `wavefit check` lists them all)"});
+    if (explain.one_pass_phrase != nullptr && w != nullptr && !w->loops() && !w->has_baseline &&
         (problems.contains(diagnostic_code::grid_dim_exceeds_device_limit) ||
          problems.contains(diagnostic_code::work_items_exceed_dispatch_limit))) {
         const launch_plan p = plan_with_recipe(limits, e.kernel->resources, *w, e.recipe);
-        r.message += concat(". Why: ", one_pass_phrase(p, limits));
+        r.message += concat({". Why: ", explain.one_pass_phrase(p, limits)});
     }
 }
 
@@ -470,12 +509,14 @@ WAVEFIT_COLD inline void reject_unplannable(launch_result& r, const launch_entry
     r.config = p.config();
     if (p.problems.has_error()) {
         reject(r, p.problems, e, problems_config(p, *e.limits, e.kernel->resources), nullptr);
-        r.message += concat(". ", plan_reason(p, named_limits(e), e.kernel->resources));
+        const launch_explainer& explain = launch_explainer_in_use();
+        if (explain.plan_reason != nullptr)
+            r.message += concat({". ", explain.plan_reason(p, named_limits(e), e.kernel->resources)});
         return;
     }
     name_failure(r, e);
     r.status = launch_status::rejected;
-    r.message = concat("wavefit found no block size with which ", r.kernel, " can run on ", r.device);
+    r.message = concat({"wavefit found no block size with which ", r.kernel, " can run on ", r.device});
 }
 
 // CUDA's opt-in above the default per-block shared memory, raised once per kernel and size.
@@ -486,9 +527,9 @@ inline bool ensure_dynamic_shared(launch_result* r, const launch_entry& e, const
             (void)backend::take_last_error();
             return false;
         }
-        fail_runtime(*r, err, concat("to raise the dynamic shared memory limit to ", bytes_text(bytes)));
+        fail_runtime(*r, err, concat({"to raise the dynamic shared memory limit to ", bytes_text(bytes)}));
         name_failure(*r, e);
-        r->message += concat(" (kernel ", r->kernel, ")");
+        r->message += concat({" (kernel ", r->kernel, ")"});
         return false;
     }
     return true;
@@ -519,12 +560,12 @@ WAVEFIT_COLD inline backend::error_type retry_after_stale_opt_in(const launch_en
     }
     if (current_limit >= cfg.dynamic_shared) return failed;
     std::lock_guard<std::mutex> lock(k.opt_in_mutex);
-    note = concat("; the kernel's max-dynamic-shared-memory attribute read ", bytes_text(current_limit), ", below the ",
-                  bytes_text(cfg.dynamic_shared), " wavefit had raised it to: it was changed outside wavefit");
+    note = concat({"; the kernel's max-dynamic-shared-memory attribute read ", bytes_text(current_limit), ", below the ",
+                   bytes_text(cfg.dynamic_shared), " wavefit had raised it to: it was changed outside wavefit"});
     k.dynamic_shared_limit.store(current_limit, std::memory_order_release);
     if (const backend::error_type err = backend::set_max_dynamic_shared(kernel, static_cast<int>(cfg.dynamic_shared));
         err != backend::success) {
-        note += concat(", and raising it again failed (", runtime_error_text(err), ")");
+        note += concat({", and raising it again failed (", runtime_error_text(err), ")"});
         (void)backend::take_last_error();
         return failed;
     }
@@ -554,7 +595,7 @@ WAVEFIT_COLD inline launch_status launch_refused_by_runtime(const launch_entry& 
         err = retry_after_stale_opt_in(e, kernel, cfg, args, stream, err, note);
     if (err == backend::success) return launch_status::launched;
     name_failure(*r, e);
-    fail_runtime(*r, err, concat("launching ", launch_text(e, cfg, r->device)));
+    fail_runtime(*r, err, concat({"launching ", launch_text(e, cfg, r->device)}));
     r->message += note;
     return launch_status::runtime_failed;
 }
@@ -756,8 +797,8 @@ WAVEFIT_FUNC const device_limits& device_limits_for(int device) {
         });
     if (d != nullptr) return *d;
     launch_result r;
-    detail::fail_runtime(r, failure.code, detail::concat(failure.what, " of device ", std::to_string(device)));
-    r.device = detail::concat("device ", std::to_string(device));
+    detail::fail_runtime(r, failure.code, detail::concat({failure.what, " of device ", std::to_string(device)}));
+    r.device = detail::concat({"device ", std::to_string(device)});
     throw launch_error(r);
 }
 
