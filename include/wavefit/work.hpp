@@ -51,7 +51,7 @@ struct plan_options {
     // faster saturated (bench/RESULTS.md). Only for kernels that loop.
     grid_policy grid = grid_policy::cover;
     // The work said its grid (grid_covering, grid_saturated, grid_coarsened): otherwise a per-block
-    // kernel that loops over short units gets a saturated grid (plan.hpp, loops_over_short_units).
+    // kernel that loops over short units gets a saturated grid (detail/planning.hpp, loops_over_short_units).
     bool grid_stated = false;
     std::uint32_t saturation_rounds = 4;  // saturate: blocks per CU-slot, so the tail stays balanced
     std::uint32_t items_per_thread = 4;   // coarsen: items (or units) each thread (or block, wave) takes

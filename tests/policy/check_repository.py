@@ -11,8 +11,9 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
   launch tier  what a launch compiles in the separately compiled mode (runtime/launch_call.hpp and
                every header it includes) has no <string>, <vector> or <tuple> and none of the
                planning, validation, tuning or explanation headers: only declarations and templates
-  messages     the launch tier (launch.hpp, runtime/launch.hpp) never reaches runtime/launch_messages.hpp:
-               a file that only launches does not compile the full explanations of a refused launch
+  messages     the launch tier (launch.hpp, runtime/launch.hpp) never reaches runtime/launch_messages.hpp,
+               validate.hpp or plan.hpp: a file that only launches does not parse the full explanations of a
+               refused launch (it reads detail/launch_rules.hpp and detail/planning.hpp)
   launch       the launch headers (wavefit.hpp, core.hpp, launch.hpp, runtime/launch.hpp and every
                header they reach through #include "..." or <wavefit/...>) include no tuning, JSON,
                explanation or reader header: the tuner, the tuning database and the CLI's offline
@@ -212,16 +213,20 @@ def check_launch_tier(root, problems):
 
 # The header that registers a refused launch's full messages (describe(), plan_reason()): the umbrella
 # and the compiled library include it; the launch tier, header-only, leaves the prose to it.
-LAUNCH_MESSAGES = "include/wavefit/runtime/launch_messages.hpp"
+# With it, the headers of those words (validate.hpp: describe, check; plan.hpp: plan_reason): the launch
+# tier reads the rules and the planning without them (detail/launch_rules.hpp, detail/planning.hpp).
+LAUNCH_MESSAGES = ("include/wavefit/runtime/launch_messages.hpp", "include/wavefit/validate.hpp",
+                   "include/wavefit/plan.hpp")
 HEADER_ONLY_LAUNCH_TIER = ("include/wavefit/launch.hpp", "include/wavefit/runtime/launch.hpp")
 
 
 def check_launch_messages(root, problems):
     for tier in HEADER_ONLY_LAUNCH_TIER:
         headers, _ = transitive_includes(root, tier)
-        if LAUNCH_MESSAGES in headers:
-            problems.append(f"{headers[LAUNCH_MESSAGES]}: includes {LAUNCH_MESSAGES}, which {tier} must not reach: a "
-                            f"file that only launches leaves the full messages to the registered explainer")
+        for words in LAUNCH_MESSAGES:
+            if words in headers:
+                problems.append(f"{headers[words]}: includes {words}, which {tier} must not reach: a file that only "
+                                f"launches leaves a refused launch's words to the registered explainer")
 
 
 # What a translation unit that only launches may read: these headers and what they include.

@@ -18,8 +18,8 @@
 #include "../kernel_resources.hpp"
 #include "../work.hpp"
 #include "backend.hpp"
-#include "../plan.hpp"
-#include "../validate.hpp"
+#include "../detail/planning.hpp"
+#include "../detail/launch_rules.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
