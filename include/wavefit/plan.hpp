@@ -73,7 +73,7 @@ WAVEFIT_COLD inline std::string grid_clamp_phrase(const launch_plan& p, const de
         case grid_clamp::saturated_short_units:
             return concat({" (a saturated grid: ", p.grid[a], " blocks each loop over several ", unit_word(p), "s of ",
                            p.unit_size, " elements, at most ", short_unit_elements_per_thread,
-                           " per thread, so that a block's start is paid once per several; grid_covering() keeps one "
+                           " per thread, so that a block's start is paid once per several; grid_covering() keeps one ",
                            "block per ", unit_word(p), ")"});
         case grid_clamp::coarsened:
             return concat({" (a coarsened grid: several ", unit_word(p), "s per ",

@@ -110,7 +110,7 @@ WAVEFIT_COLD inline void describe_registers(diagnostic& out, const finding& f, c
         out.message = concat({k.registers, " registers per thread exceeds the maximum of ", d.max_registers_per_thread,
                               " per thread on ", dev});
         out.fix = concat({"reduce register use to at most ", d.max_registers_per_thread,
-                          " per thread (check the compiler's resource report; a code object or numRegs above the limit "
+                          " per thread (check the compiler's resource report; a code object or numRegs above the limit ",
                           "means the resources were mistyped or the binary targets another GPU)"});
         return;
     }
@@ -163,7 +163,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                 out.message = concat({"grid ", dims_text(cfg.grid), " has 0 blocks in ", axis, " on ", dev,
                                       ": a launch needs at least 1 in every dimension"});
                 out.fix = concat({"use 1 for an unused dimension", example,
-                                  "; when there is no work (0 elements), skip the launch: wavefit::plan returns an empty "
+                                  "; when there is no work (0 elements), skip the launch: wavefit::plan returns an empty ",
                                   "plan and wavefit::launch launches nothing"});
             } else {
                 out.message = concat({"block ", dims_text(cfg.block), " has 0 threads in ", axis, " on ", dev,
@@ -232,7 +232,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                                   f.value == u64_max ? " (saturated: the exact product is 2^64 or more)" : "", " in ", axis,
                                   " exceeds the HSA dispatch limit of ", limit_text(f.limit), " per dimension on ", dev});
             out.fix = concat({"use grid ", axis, " <= ", max_grid, " with block ", axis, " ", fixed_block,
-                              " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y "
+                              " and a grid-stride loop in the kernel (wavefit::plan does this), or spread the work over y ",
                               "and z"});
             break;
         }
@@ -259,8 +259,8 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                                   " resident-block slots of ", dev, " (", per_cu, " blocks of ", threads, " threads per ",
                                   cu, " x ", d.compute_units, " ", cu, "s): ", f.limit - f.value,
                                   " slots stay empty for the whole kernel"});
-            out.fix = concat({"give each launch more work (batch more rows or tensors into one launch, fuse small "
-                              "kernels) or run independent kernels concurrently on other streams; where each thread "
+            out.fix = concat({"give each launch more work (batch more rows or tensors into one launch, fuse small ",
+                              "kernels) or run independent kernels concurrently on other streams; where each thread ",
                               "loops over much work, spread it over more threads: ",
                               f.limit, " blocks of ", threads, " threads fill every slot once"});
             break;
@@ -270,7 +270,7 @@ WAVEFIT_COLD inline diagnostic describe(const finding& f, const device_limits& d
                                   : f.in_grid            ? "a grid dimension"
                                   : cfg.block.negative   ? "a block dimension"
                                                         : "the work's count",
-                                  " was given as a negative number; as an unsigned size it would be about 2^64, so the "
+                                  " was given as a negative number; as an unsigned size it would be about 2^64, so the ",
                                   "launch on ",
                                   dev, " is refused"});
             out.fix = "compute sizes in 64-bit types and check them before launching (a size that went below 0 usually "
