@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Who writes the sentences of a refused launch. A launch's translation unit does not compile the
-// explanation prose (describe(), plan_reason(): most of what a header-only launch would otherwise
-// compile, bench/README.md "Compile cost"): its failure path calls the explainer registered here.
+// explanation prose (describe(), plan_reason(): with the headers that hold them, about a quarter of
+// what a header-only launch added to a compile, bench/README.md "Compile cost"): its failure path calls the explainer registered here.
 // <wavefit/wavefit.hpp> and the compiled library register the full one (runtime/launch_messages.hpp),
 // so that a program where any file includes wavefit.hpp, or that links wavefit::compiled, gets the
 // same messages as check(). Until one registers, the launch path's own short explainer
@@ -32,9 +32,9 @@ struct launch_explainer {
     // The finding as a message and a fix (describe(), validate.hpp).
     diagnostic (*describe)(const finding& f, const device_limits& d, const kernel_resources& k,
                            const launch_config& cfg, launch_work_shape shape, std::uint64_t group_threads) = nullptr;
-    // Why a plan could not launch (plan_reason(), plan.hpp); "" to say nothing.
+    // Why a plan could not launch (plan_reason(), plan.hpp); null to say nothing.
     std::string (*plan_reason)(const launch_plan& p, const device_limits& d, const kernel_resources& k) = nullptr;
-    // Why one-pass work cannot be launched in one pass (one_pass_phrase(), plan.hpp); "" to say nothing.
+    // Why one-pass work cannot be launched in one pass (one_pass_phrase(), plan.hpp); null to say nothing.
     std::string (*one_pass_phrase)(const launch_plan& p, const device_limits& d) = nullptr;
 };
 
