@@ -340,6 +340,8 @@ TEST_CASE("explanations: wavefit.hpp registers the full messages; a program of l
     REQUIRE(registered != nullptr);
     const wavefit::launch_result brief = wavefit::try_launch(kernel<45>, too_big, nullptr, nullptr, 4099);
     const wavefit::launch_result brief_unplannable = wavefit::try_launch(kernel<45>, fixed_2048, nullptr, nullptr, 4099);
+    const wavefit::launch_result brief_axis =
+        wavefit::try_launch(kernel<45>, wavefit::launch_config{wavefit::dims{3}, wavefit::dims{2048}}, nullptr, nullptr, 4099);
     std::string thrown;
     try {
         wavefit::launch(kernel<45>, too_big, nullptr, nullptr, 4099);
@@ -359,6 +361,10 @@ TEST_CASE("explanations: wavefit.hpp registers the full messages; a program of l
           "(32, 32, 1) (`wavefit explain block_exceeds_device_max_threads` says more; every message is in full once "
           "a file of the program includes <wavefit/wavefit.hpp>) (and 1 more error; `wavefit check` lists them all)");
     CHECK(thrown == brief.message);
+    // A finding about one axis names it.
+    CAPTURE(brief_axis.message);
+    CHECK(brief_axis.message.find("[block_dim_exceeds_device_limit]: block x: value 2048, limit 1024. Fix: launch ") !=
+          std::string::npos);
     CHECK(brief_unplannable.status == wavefit::launch_status::rejected);
     CHECK(brief_unplannable.diagnostic == wavefit::diagnostic_code::contract_allows_no_block);
     CHECK(brief_unplannable.message.find("[contract_allows_no_block]") != std::string::npos);

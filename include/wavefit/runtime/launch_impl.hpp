@@ -448,9 +448,10 @@ WAVEFIT_COLD inline diagnostic describe_briefly(const finding& f, const device_l
         out.message = "no block the work's contract allows can run this kernel";
         out.fix = "allow more blocks in the contract, or change the kernel";
     } else {
-        const char* where = f.axis < 0 ? "" : f.in_grid ? "grid " : "block ";
-        out.message = concat({where, f.axis < 0 ? "" : axis_name(f.axis), f.axis < 0 ? "" : ": ", "value ", f.value,
-                              ", limit ", f.limit});
+        // "grid x: " or "block y: " where the finding is about one axis.
+        const std::string axis =
+            f.axis < 0 ? std::string() : concat({f.in_grid ? "grid " : "block ", axis_name(f.axis), ": "});
+        out.message = concat({axis, "value ", f.value, ", limit ", f.limit});
         const std::optional<launch_fix> fix = fix_config(d, k, cfg, f, shape, group_threads);
         out.fix = fix ? concat({"launch grid ", dims_text(fix->config.grid), " x block ", dims_text(fix->config.block),
                                 fix->grid_stride ? " and loop over the rest in the kernel" : ""})
