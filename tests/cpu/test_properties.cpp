@@ -26,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -827,6 +828,95 @@ TEST_CASE("every configuration a fix names passes check on random devices too", 
 // The tuner measures only what the kernel's contract allows, so `tune` then `use` can never change
 // what a kernel computes: restated here, independently of tuning_records.hpp, over random devices,
 // kernels, work shapes, contracts and sizes.
+TEST_CASE("configure()'s closed form gives configure()'s launch for every count above its threshold and every count "
+          "its steps for little work answer for, for the plan's recipe and every tuning candidate",
+          "[properties][plan][launch-path]") {
+    INFO("seed " << seed + 13);
+    random_source rnd(seed + 13);
+    const std::array<std::uint64_t, 5> groups{4, 8, 16, 32, 64};
+    std::uint64_t counts_checked = 0, small_counts_checked = 0, recipes_with_closed_form = 0, recipes = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const device_limits d = rnd.chance(0.5) ? wavefit::presets::all[rnd.between(0, wavefit::presets::all.size() - 1)].limits
+                                                : random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        const std::uint64_t first = rnd.between(1, std::uint64_t{1} << rnd.between(1, 36));
+        wavefit::work w = wavefit::work::elements(first);
+        switch (rnd.between(0, 4)) {
+            case 0: break;
+            case 1: w = wavefit::work::per_block(first, rnd.chance(0.5) ? 0 : rnd.between(1, 70000)); break;
+            case 2: w = wavefit::work::per_wave(first, rnd.between(0, 8192)); break;
+            case 3: w = wavefit::work::per_group(first, rnd.pick(groups), rnd.between(0, 8192)); break;
+            default: w = wavefit::work::over(dims{first, rnd.between(1, 64), 1}); break;
+        }
+        w = with_random_contract(rnd, w);
+        if (rnd.chance(0.1)) w = w.block_fixed(dims{rnd.pick(std::array<std::uint64_t, 4>{32, 64, 256, 1024})});
+        if (rnd.chance(0.2)) w = w.shared_bytes(rnd.between(0, 4096), rnd.chance(0.5) ? rnd.between(0, 16) : 0);
+        if (rnd.chance(0.15)) w = w.grid_saturated(static_cast<std::uint32_t>(rnd.between(1, 8)));
+        if (rnd.chance(0.1)) w = w.grid_coarsened(static_cast<std::uint32_t>(rnd.between(1, 8)));
+        if (rnd.chance(0.2)) w.options.spread_small_work = false;
+        INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", work "
+                     << wavefit::to_string(w.kind) << " of " << first << ", contract " << describe_contract(w.contract));
+
+        std::vector<wavefit::detail::launch_recipe> rs = wavefit::detail::tuning_candidates(d, k, w);
+        rs.push_back(wavefit::detail::planned_recipe(d, k, w));
+        for (const wavefit::detail::launch_recipe& r : rs) {
+            ++recipes;
+            const wavefit::detail::count_scaling s = wavefit::detail::scaling_of(d, r, w);
+            CAPTURE(r.threads, r.shape.x, static_cast<int>(r.rule), static_cast<int>(r.grid), r.grid_factor, s.above,
+                    s.per_block, s.cap);
+            if (s.above == u64_max) {
+                // No closed form only where the grid or the block depends on more than the count.
+                REQUIRE((r.threads == 0 || w.kind == wavefit::work::work_kind::extent ||
+                         (r.grid == wavefit::grid_policy::coarsen && r.grid_factor > 1)));
+                continue;
+            }
+            ++recipes_with_closed_form;
+            const std::array<std::uint64_t, 7> counts{s.above + 1, s.above + 2, s.above + rnd.between(1, 1u << 20),
+                                                      rnd.between(s.above + 1, std::max(s.above + 1, std::uint64_t{1} << 40)),
+                                                      rnd.between(s.above + 1, u64_max), u64_max - 1, u64_max};
+            for (const std::uint64_t count : counts) {
+                wavefit::work at = w;
+                at.extent = dims{count, 1, 1};
+                const wavefit::detail::configured_launch cl = wavefit::detail::configure(d, r, at);
+                const launch_config closed = s.config_for(count);
+                CAPTURE(count, cl.config.grid.x, cl.config.block.x, cl.config.block.y, cl.config.dynamic_shared,
+                        closed.grid.x, closed.block.x, closed.block.y, closed.dynamic_shared);
+                REQUIRE_FALSE(cl.empty);
+                REQUIRE(closed.grid == cl.config.grid);
+                REQUIRE(closed.block == cl.config.block);
+                REQUIRE(closed.dynamic_shared == cl.config.dynamic_shared);
+                ++counts_checked;
+            }
+            // Little work: every count the steps answer for gets configure()'s launch (each step's ends,
+            // counts around them and random ones).
+            if (s.small_step == 0 || s.above == 0) continue;
+            std::vector<std::uint64_t> small_counts{1, 2, s.above - 1, s.above};
+            for (std::uint64_t step = 1; step <= wavefit::detail::count_scaling::small_steps; ++step) {
+                const std::uint64_t edge = ceil_div(product_or_max(step, s.small_step), s.lanes);
+                for (const std::uint64_t near : {edge - 1, edge, edge + 1})
+                    if (near >= 1 && near <= s.above) small_counts.push_back(near);
+            }
+            for (int pick = 0; pick < 8; ++pick) small_counts.push_back(rnd.between(1, s.above));
+            for (const std::uint64_t count : small_counts) {
+                launch_config closed{dims{0}, dims{0}};
+                if (!s.small_config_for(count, closed)) continue;
+                wavefit::work at = w;
+                at.extent = dims{count, 1, 1};
+                const wavefit::detail::configured_launch cl = wavefit::detail::configure(d, r, at);
+                CAPTURE(count, s.small_step, s.lanes, cl.config.grid.x, cl.config.block.x, closed.grid.x, closed.block.x);
+                REQUIRE(closed.grid == cl.config.grid);
+                REQUIRE(closed.block == cl.config.block);
+                REQUIRE(closed.dynamic_shared == cl.config.dynamic_shared);
+                ++small_counts_checked;
+            }
+        }
+    }
+    // Exercised, not skipped: most recipes have the closed form, and many the steps of little work.
+    CHECK(recipes_with_closed_form * 2 > recipes);
+    CHECK(counts_checked > 20000);
+    CHECK(small_counts_checked > 20000);
+}
+
 TEST_CASE("every tuning candidate is a block the contract allows and, unless the kernel loops, reaches every item "
           "in one pass",
           "[properties][tuning]") {

@@ -269,6 +269,59 @@ TEST_CASE("streams: a launch into a stream of device 13 while device 12 is curre
     CHECK(fake::count().bad_launches.load() == 0);
 }
 
+TEST_CASE("planned launches: a repeated launch finds its entry and launches what plan() says, for counts, blocks "
+          "of units and waves of units, with one entry per kernel and work shape",
+          "[runtime][launch-path][fake-hip]") {
+    constexpr int device = 5;
+    fake::current_device = device;
+    fake::expected_device = device;
+    std::vector<wavefit::launch_config> launched;
+    fake::set_duration_model([&](const void*, dim3 grid, dim3 block) {
+        launched.push_back(wavefit::launch_config{wavefit::dims{grid.x, grid.y, grid.z},
+                                                  wavefit::dims{block.x, block.y, block.z}});
+        return 1000.0;
+    });
+    const wavefit::device_limits& d = wavefit::device_limits_for(device);
+    wavefit::kernel_resources k{};
+    k.registers = 32;
+    k.max_threads_per_block = 1024;
+    const hipStream_t stream = fake::stream_of(device);
+    const std::size_t entries_before = wavefit::detail::launch_table().size();
+    // Each form twice: the first launch makes the entry, the second finds it (the closed form above a
+    // few items, configure() below). The element count and work::elements share one entry.
+    const auto twice = [&](auto&& launch_once, const wavefit::work& w) {
+        const wavefit::launch_config planned = wavefit::plan(d, k, w).config();
+        CAPTURE(wavefit::to_string(w.kind), w.extent.x, planned.grid.x, planned.block.x, planned.dynamic_shared);
+        for (int i = 0; i < 2; ++i) {
+            launched.clear();
+            launch_once();
+            REQUIRE(launched.size() == 1);
+            CAPTURE(i, launched[0].grid.x, launched[0].block.x);
+            CHECK(launched[0].grid == planned.grid);
+            CHECK(launched[0].block == planned.block);
+        }
+    };
+    for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1} << 24, (std::uint64_t{1} << 31) + 5}) {
+        const wavefit::work w = wavefit::work::elements(n);
+        twice([&] { wavefit::launch(kernel<50>, n, stream, nullptr, 4099); }, w);
+        twice([&] { wavefit::launch(kernel<50>, w, stream, nullptr, 4099); }, w);
+        CHECK(wavefit::try_launch(kernel<50>, n, stream, nullptr, 4099).config == wavefit::plan(d, k, w).config());
+    }
+    for (const std::uint64_t units : {std::uint64_t{50}, std::uint64_t{1} << 20}) {
+        const wavefit::work w = wavefit::work::per_block(units);
+        twice([&] { wavefit::launch(kernel<51>, w, stream, nullptr, 4099); }, w);
+    }
+    for (const std::uint64_t units : {std::uint64_t{100}, std::uint64_t{1} << 22, std::uint64_t{1} << 40}) {
+        const wavefit::work w = wavefit::work::per_wave(units).kernel_loops().grid_saturated(2).shared_bytes(1024);
+        twice([&] { wavefit::launch(kernel<52>, w, stream, nullptr, 4099); }, w);
+    }
+    // A key built without the work that differed from key_for's would add entries here.
+    CHECK(wavefit::detail::launch_table().size() == entries_before + 3);
+    fake::set_duration_model([](const void*, dim3, dim3) { return 1000.0; });
+    fake::expected_device = -1;
+    CHECK(fake::count().bad_launches.load() == 0);
+}
+
 TEST_CASE("stale opt-in: an attribute lowered outside wavefit is raised again once and the launch retried",
           "[runtime][shared][fake-hip]") {
     fake::current_device = 15;

@@ -74,5 +74,22 @@ constexpr std::uint32_t clamp_to_u32(std::uint64_t v) noexcept {
                                                          : static_cast<std::uint32_t>(v);
 }
 
+// Tuned choices are kept per power-of-two size class: floor(log2(size)), 0 for sizes 0 and 1. A
+// choice measured at 2^28 elements serves 2^28 to 2^29-1.
+// Computed on every planned launch while tuning is on (launch keys, tuning records), so it is one
+// instruction where the compiler has the builtin (constexpr in GCC and clang).
+constexpr std::uint32_t size_bucket(std::uint64_t size) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return size <= 1 ? 0 : 63u - static_cast<std::uint32_t>(__builtin_clzll(size));
+#else
+    std::uint32_t b = 0;
+    while (size > 1) {
+        size >>= 1;
+        ++b;
+    }
+    return b;
+#endif
+}
+
 }  // namespace detail
 WAVEFIT_END_NAMESPACE

@@ -516,6 +516,121 @@ constexpr configured_launch configure(const device_limits& d, const launch_recip
     return out;
 }
 
+// configure() in closed form for 1-D work, so that a launch of planned work runs a comparison, a
+// division and a minimum instead of configure() (most of a planned launch's extra instruction-cache
+// lines, bench/README.md). Above `above` items or units, configure()'s block and shared memory no
+// longer depend on the count and its grid is min(ceil(count / per_block), cap): the small-work rules
+// (block_for_work, block_for_units) have let go, and what clamps the grid (the device, saturation) no
+// longer depends on the count. At or below it, elements and per_wave work take the block of one of a
+// few steps (block_for_work's threads per CU): `small` holds each step's launch, checked against
+// configure() at both ends of the step when it was made. above == u64_max: no closed form (extent
+// work, coarsened grids, shared memory from a function, no block that runs); small_step == 0: none
+// for little work. The tests hold both to configure() for every count (test_properties.cpp).
+struct count_scaling {
+    std::uint64_t above = u64_max;
+    std::uint64_t per_block = 1;  // items or units a block covers
+    std::uint64_t cap = u64_max;  // the largest grid: the device's and the policy's, for a kernel that loops
+    launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
+
+    // Little work: the step of a count is count x lanes / small_step (block_for_work's threads per CU).
+    static constexpr std::size_t small_steps = 32;
+    struct step {
+        std::uint32_t threads = 0;    // 0: no count falls in the step
+        std::uint32_t per_block = 1;  // items or units a block covers
+        std::uint64_t dynamic_shared = 0;
+    };
+    std::uint64_t small_step = 0;
+    std::uint64_t lanes = 1;
+    step small[small_steps]{};
+
+    constexpr launch_config config_for(std::uint64_t count) const noexcept {
+        launch_config out = config;
+        out.grid = dims{min_u64(ceil_div(count, per_block), cap)};
+        return out;
+    }
+    // The launch of a count at or below `above`, or false where it has none (no work, no step).
+    constexpr bool small_config_for(std::uint64_t count, launch_config& out) const noexcept {
+        if (small_step == 0 || count == 0) return false;
+        const std::uint64_t index = saturating_mul(count, lanes) / small_step;
+        if (index >= small_steps || small[index].threads == 0) return false;
+        const step& s = small[index];
+        out = launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads}, s.dynamic_shared};
+        return true;
+    }
+    bool fixed_shape = false;  // the recipe's block has a shape of its own (never with little work's steps)
+};
+
+// Fills count_scaling's steps for little work from configure() itself: within a step the block is
+// one, so each step's launch is configure()'s at the step's first count, checked at its last (a grid
+// that no cap clamps there is clamped nowhere below it). No steps where one does not check out.
+constexpr void add_small_steps(const device_limits& d, const launch_recipe& c, const work& w, std::uint64_t lanes,
+                               count_scaling& s) noexcept {
+    const std::uint64_t step = saturating_mul(d.compute_units, d.wave_size);  // block_for_work's divisor
+    if (step == 0 || step == u64_max || lanes == 0) return;
+    work at = w;
+    const auto configure_at = [&](std::uint64_t count) {
+        at.extent = dims{count, 1, 1};
+        return configure(d, c, at);
+    };
+    count_scaling::step steps[count_scaling::small_steps]{};
+    for (std::size_t i = 0; i < count_scaling::small_steps; ++i) {
+        // The counts whose step is i: count x lanes from i x step to (i + 1) x step - 1.
+        const std::uint64_t first = max_u64(1, ceil_div(saturating_mul(i, step), lanes));
+        if (first > s.above) break;
+        const std::uint64_t last = min_u64(s.above, ceil_div(saturating_mul(i + 1, step), lanes) - 1);
+        if (last < first) continue;  // a group wider than a step: no count falls in it
+        const configured_launch a = configure_at(first);
+        const configured_launch b = configure_at(last);
+        const std::uint64_t per_block = max_u64(1, a.threads / lanes);
+        const dims block = c.shape.x != 0 ? c.shape : dims{a.threads};
+        const bool holds = !a.empty && !b.empty && a.threads == b.threads && a.threads <= 0xFFFFFFFFu &&
+                           a.config.block == block && b.config.block == block &&
+                           a.config.dynamic_shared == b.config.dynamic_shared &&
+                           a.config.grid == dims{ceil_div(first, per_block)} && b.config.grid == dims{ceil_div(last, per_block)};
+        if (!holds) return;
+        steps[i] = {static_cast<std::uint32_t>(a.threads), static_cast<std::uint32_t>(per_block), a.config.dynamic_shared};
+    }
+    for (std::size_t i = 0; i < count_scaling::small_steps; ++i) s.small[i] = steps[i];
+    s.small_step = step;
+    s.lanes = lanes;
+}
+
+constexpr count_scaling scaling_of(const device_limits& d, const launch_recipe& c, const work& w) noexcept {
+    count_scaling s{};
+    if (c.threads == 0 || w.kind == work_kind::extent || w.options.shared_for_block != nullptr ||
+        (c.grid == grid_policy::coarsen && c.grid_factor > 1))
+        return s;
+    const std::uint64_t lanes = unit_threads(d, w);
+    const auto below = [](std::uint64_t from) { return from == 0 ? 0 : from - 1; };
+    if (w.kind == work_kind::per_block) {
+        const bool keeps_block = c.large_threads <= c.threads || c.rule == block_rule::tuned ||
+                                 c.rule == block_rule::fixed_by_contract || d.compute_units == 0;
+        // block_for_units keeps the recipe's block from as many units as the device holds blocks on.
+        s.above = keeps_block ? 0 : below(saturating_mul(c.active_blocks_per_cu, d.compute_units));
+        s.per_block = 1;
+    } else {
+        const bool keeps_block = d.wave_size == 0 || !c.spread_small_work || c.rule == block_rule::kernel_bound_below_wave ||
+                                 c.rule == block_rule::tuned || c.rule == block_rule::fixed_by_contract ||
+                                 d.compute_units == 0;
+        // block_for_work keeps the recipe's block from CUs x threads threads of work on: units x lanes of them.
+        s.above = keeps_block ? 0 : below(ceil_div(saturating_mul(d.compute_units, c.threads), lanes));
+        s.per_block = max_u64(1, c.threads / lanes);
+    }
+    const dims block = c.shape.x != 0 ? c.shape : dims{c.threads};
+    s.config = launch_config{dims{0}, block, shared_for(w.options, c.threads)};
+    s.fixed_shape = c.shape.x != 0;
+    if (w.loops()) {
+        grid_clamp why = grid_clamp::none;
+        s.cap = grid_cap(d, 0, block.x, why);
+        // apply_grid_policy's saturation, at the recipe's own block (resident once per slot).
+        if (c.grid == grid_policy::saturate && c.active_blocks_per_cu > 0)
+            s.cap = min_u64(s.cap, max_u64(1, saturating_mul(max_u64(1, c.grid_factor),
+                                                                saturating_mul(c.active_blocks_per_cu, d.compute_units))));
+    }
+    if (w.kind != work_kind::per_block && s.above != 0 && s.above != u64_max) add_small_steps(d, c, w, lanes, s);
+    return s;
+}
+
 // The smallest launch that could exist: one block of one wave (or of the kernel's bound when that
 // is below a wave). An infeasible plan reports the problems of this launch.
 constexpr launch_config smallest_launch(const device_limits& d, const kernel_resources& k,

@@ -57,7 +57,8 @@ struct launch_key_hash {
     // launch instead of a multiplication per word.
     std::size_t operator()(const launch_key& k) const noexcept {
         std::uint64_t rest = 0;
-        for (std::size_t i = 1; i < launch_key::word_count; ++i) rest = ((rest << 7) | (rest >> 57)) ^ k.words[i];
+        for (std::size_t i = 2; i < launch_key::word_count; ++i) rest += k.words[i];
+        rest = ((rest << 29) | (rest >> 35)) ^ k.words[1];
         std::uint64_t h = (k.words[0] ^ (rest * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
         return static_cast<std::size_t>(h ^ (h >> 31));
     }
@@ -70,6 +71,7 @@ struct launch_entry {
     const device_limits* limits = nullptr;
     kernel_state* kernel = nullptr;
     launch_recipe recipe{};      // planned work: the block and grid policy (recipe.threads 0: none runs)
+    count_scaling scaling{};     // planned 1-D work of many items: the recipe's configuration in closed form
     // What validating a launch compares with (from *limits and *kernel), and the dynamic shared memory
     // a launch may use without the opt-in: beside the recipe, so a launch reads neither record.
     launch_bounds bounds{};

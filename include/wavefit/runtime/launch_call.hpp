@@ -60,6 +60,9 @@ Result with_packed_arguments(Go&& go, Refuse&& refuse, Args&&... args) {
 WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args);
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args);
+// launch(kernel, n): launch_planned_or_throw with work::elements(n), which it builds only when it needs it.
+WAVEFIT_FUNC void launch_elements_or_throw(const void* kernel, std::uint64_t n, bool negative, backend::stream_type stream,
+                                           void** args);
 [[noreturn]] WAVEFIT_FUNC void throw_nonzero_null(const launch_config& cfg);
 #endif
 
@@ -88,7 +91,12 @@ void launch(void (*kernel)(Params...), const work& w, detail::backend::stream_ty
 // One thread per element over `elements` items (work::elements).
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
 void launch(void (*kernel)(Params...), Count elements, detail::backend::stream_type stream, Args&&... args) {
-    launch(kernel, work::elements(elements), stream, std::forward<Args>(args)...);
+    bool negative = false;
+    const std::uint64_t n = detail::size_from(elements, negative);
+    const void* address = detail::kernel_address(kernel);
+    detail::with_packed_arguments<void, Params...>(
+        [&](void** packed) { detail::launch_elements_or_throw(address, n, negative, stream, packed); },
+        [&] { detail::throw_nonzero_null(launch_config{dims{0}, dims{0}}); }, std::forward<Args>(args)...);
 }
 
 // One thread per item of a 2-D/3-D extent (work::over).

@@ -274,12 +274,9 @@ WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_fail
     r->device = concat({"device ", std::to_string(device)});
 }
 
-// hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
-// with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
-// launch says so instead of the runtime's "invalid device".
-inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result* r) {
-    const visible_devices& visible = visible_device_state();
-    if (visible.count == 1) return true;
+// find_launch_device with no GPU or several: out of the one-GPU launch's way.
+WAVEFIT_NOINLINE inline bool find_device_among_many(const visible_devices& visible, backend::stream_type stream,
+                                                     launch_device& where, launch_result* r) {
     if (visible.count == 0) {
         if (r != nullptr) report_no_device(*r, visible);
         return false;
@@ -298,6 +295,15 @@ inline bool find_launch_device(backend::stream_type stream, launch_device& where
     return true;
 }
 
+// hip/cudaGetDevice and hip/cudaStreamGetDevice cost tens of nanoseconds each (bench/RESULTS.md);
+// with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
+// launch says so instead of the runtime's "invalid device".
+inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result* r) {
+    const visible_devices& visible = visible_device_state();
+    if (visible.count == 1) return true;
+    return find_device_among_many(visible, stream, where, r);
+}
+
 // The size class of a unit for the launch table (the long-unit rule and tuned records depend on it).
 constexpr std::uint32_t unit_class(const work& w) noexcept {
     if ((w.kind != work_kind::per_block && w.kind != work_kind::per_wave) || w.unit_size == 0) return 0;
@@ -313,37 +319,52 @@ inline launch_key configured_key(int device, const void* kernel) noexcept {
     return key;
 }
 
-inline launch_key key_for(int device, const void* kernel, const work& work_, std::uint32_t tuning_generation) noexcept {
-    const work* w = &work_;
+// The words of a launch key that come from the work: all but the kernel and the device.
+constexpr launch_key work_key(const work& w, std::uint32_t tuning_generation) noexcept {
     launch_key key;
     std::uint64_t* k = key.words;
-    k[0] = reinterpret_cast<std::uintptr_t>(kernel);
-    k[1] = static_cast<std::uint32_t>(device);
-    const kernel_contract& c = w->contract;
-    const plan_options& o = w->options;
-    // Tuned choices differ by size bucket; the plan does not (configure() sizes it per launch).
-    std::uint64_t size_bucket = 0;
-    if (tuning_generation != 0)
-        for (std::uint64_t v = w->size(); v > 1; v >>= 1) ++size_bucket;
+    const kernel_contract& c = w.contract;
+    const plan_options& o = w.options;
     const std::uint64_t factor = o.grid == grid_policy::saturate  ? o.saturation_rounds
                                  : o.grid == grid_policy::coarsen ? o.items_per_thread
                                                                   : 0;
-    k[1] |= (std::uint64_t{1} << 32) | (std::uint64_t{w->has_baseline} << 33) |
-            (static_cast<std::uint64_t>(w->kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
-            (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
-            (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
-            (std::uint64_t{o.grid_stated} << 44) |
-            (std::uint64_t{unit_class(*w)} << 48) | (size_bucket << 56);
+    k[1] = (std::uint64_t{1} << 32) | (std::uint64_t{w.has_baseline} << 33) |
+           (static_cast<std::uint64_t>(w.kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
+           (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
+           (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
+           (std::uint64_t{o.grid_stated} << 44) | (std::uint64_t{unit_class(w)} << 48) |
+           (std::uint64_t{tuning_generation != 0 ? size_bucket(w.size()) : 0u} << 56);
     k[2] = c.max_block | (std::uint64_t{c.group_threads} << 32);
     k[3] = c.fixed_block.x;
     k[4] = c.fixed_block.y;
     k[5] = c.fixed_block.z;
     k[6] = o.dynamic_shared;
     k[7] = o.shared_per_thread;
-    k[8] = reinterpret_cast<std::uintptr_t>(o.shared_for_block);
+    // Evaluated at compile time for work::elements only (elements_key), which has no function here.
+    k[8] = o.shared_for_block != nullptr ? reinterpret_cast<std::uintptr_t>(o.shared_for_block) : 0;
     k[9] = o.min_efficient_block;
     k[10] = factor;
     k[11] = tuning_generation;
+    return key;
+}
+
+inline launch_key key_for(int device, const void* kernel, const work& w, std::uint32_t tuning_generation) noexcept {
+    launch_key key = work_key(w, tuning_generation);
+    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    key.words[1] |= static_cast<std::uint32_t>(device);
+    return key;
+}
+
+// key_for(device, kernel, work::elements(n), generation) without building the work.
+inline launch_key elements_key(int device, const void* kernel, std::uint64_t n, std::uint32_t tuning_generation) noexcept {
+    constexpr launch_key plain = work_key(work::elements(std::uint64_t{1}), 0);
+    launch_key key = plain;
+    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    key.words[1] |= static_cast<std::uint32_t>(device);
+    if (tuning_generation != 0) {
+        key.words[1] |= std::uint64_t{size_bucket(n)} << 56;
+        key.words[11] = tuning_generation;
+    }
     return key;
 }
 
@@ -387,6 +408,7 @@ inline bool fill_entry(launch_entry& entry, const launch_device& where, const vo
             const launch_arguments here{kernel, args, stream};
             tuner->recipe_for(entry, *w, args != nullptr ? &here : nullptr, entry.recipe, entry.keep_baseline);
         }
+        entry.scaling = scaling_of(*entry.limits, entry.recipe, *w);
     }
     return true;
 }
@@ -680,6 +702,21 @@ WAVEFIT_NOINLINE inline launch_status run_configured(const void* kernel, const l
     return launch_with(*e, where, kernel, cfg, args, stream, nullptr, r);
 }
 
+// The rest of run_planned: work without configure()'s closed form (little work, extents, coarsened
+// grids), or that no block can run. Out of the way of a large launch's path.
+WAVEFIT_NOINLINE inline launch_status run_configure(const launch_entry& e, const launch_device& where, const void* kernel,
+                                                    const work& w, backend::stream_type stream, void** args,
+                                                    launch_config& used, launch_result* r) {
+    if (e.recipe.threads == 0) {
+        if (r != nullptr) reject_unplannable(*r, e, w);
+        return launch_status::rejected;
+    }
+    const configured_launch cl = configure(*e.limits, e.recipe, w);
+    used = cl.config;
+    if (cl.empty) return launch_status::nothing_to_launch;
+    return launch_with(e, where, kernel, used, args, stream, &w, r);
+}
+
 // The one path of a launch of planned work: `used` is the configuration it launched (or would have);
 // `r`, when given, explains a failure. Not inlined, as run_configured.
 WAVEFIT_NOINLINE inline launch_status run_planned(const void* kernel, const work& w, backend::stream_type stream,
@@ -697,14 +734,44 @@ WAVEFIT_NOINLINE inline launch_status run_planned(const void* kernel, const work
         if (w.is_empty()) return launch_status::nothing_to_launch;
         return launch_with(*e, where, kernel, used, args, stream, &w, r);
     }
-    if (e->recipe.threads == 0) {
-        if (r != nullptr) reject_unplannable(*r, *e, w);
-        return launch_status::rejected;
+    // Many items or units (every launch of a large kernel): configure()'s answer in closed form.
+    if (w.extent.x > e->scaling.above) {
+        used = e->scaling.config_for(w.extent.x);
+        return launch_with(*e, where, kernel, used, args, stream, &w, r);
     }
-    const configured_launch cl = configure(*e->limits, e->recipe, w);
-    used = cl.config;
-    if (cl.empty) return launch_status::nothing_to_launch;
-    return launch_with(*e, where, kernel, used, args, stream, &w, r);
+    return run_configure(*e, where, kernel, w, stream, args, used, r);
+}
+
+// run_cached for a count the closed form does not cover: configure(), with the work built here for
+// launch(kernel, n). Out of the way of the cached path.
+WAVEFIT_NOINLINE inline launch_status run_uncached_shape(const launch_entry& e, const launch_device& where,
+                                                         const void* kernel, const work* w, std::uint64_t n,
+                                                         backend::stream_type stream, void** args) {
+    launch_config used{dims{0}, dims{0}};
+    if (w != nullptr) return run_configure(e, where, kernel, *w, stream, args, used, nullptr);
+    return run_configure(e, where, kernel, work::elements(n), stream, args, used, nullptr);
+}
+
+// The quiet run of a planned launch made before (its entry exists): the key, configure()'s closed
+// form, validate, launch. not_attempted where it needs more (the entry's first launch, a baseline, no
+// device found): run_planned then. One copy for launch(kernel, n), whose key is built without the work
+// (`w` null), and one for a work: each runs only its own key's code.
+template <bool WithWork>
+WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const work* w, std::uint64_t n, backend::stream_type stream,
+                                          void** args) {
+    launch_device where;
+    if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
+    const tuning_switch& tuning = tuning_switch::get();
+    const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
+    const launch_entry* e = launch_table().find(WithWork ? key_for(where.device, kernel, *w, generation)
+                                                         : elements_key(where.device, kernel, n, generation));
+    if (e == nullptr) return launch_status::not_attempted;
+    launch_config cfg{dims{0}, dims{0}};
+    if (n > e->scaling.above)
+        cfg = e->scaling.config_for(n);
+    else if (!e->scaling.small_config_for(n, cfg))
+        return run_uncached_shape(*e, where, kernel, w, n, stream, args);
+    return launch_with(*e, where, kernel, cfg, args, stream, w, nullptr);
 }
 
 // try_launch's runs, which fill a result anyway: they explain as they go. They also explain a failed
@@ -744,9 +811,26 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 
 #if WAVEFIT_EXCEPTIONS
 WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
-    launch_config used{dims{0}, dims{0}};
-    if (went_well(run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); }))) return;
+    launch_status quiet = launch_status::not_attempted;
+    if (!w.negative && !w.has_baseline) quiet = run_quietly([&] { return run_cached<true>(kernel, &w, w.extent.x, stream, args); });
+    if (quiet == launch_status::not_attempted) {
+        launch_config used{dims{0}, dims{0}};
+        quiet = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
+    }
+    if (went_well(quiet)) return;
     const launch_result r = launch_planned(kernel, w, stream, args);
+    if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
+}
+
+WAVEFIT_FUNC void launch_elements_or_throw(const void* kernel, std::uint64_t n, bool negative, backend::stream_type stream,
+                                           void** args) {
+    launch_status quiet = launch_status::not_attempted;
+    if (!negative) quiet = run_quietly([&] { return run_cached<false>(kernel, nullptr, n, stream, args); });
+    if (went_well(quiet)) return;
+    work w = work::elements(n);
+    w.negative = negative;
+    if (quiet == launch_status::not_attempted) return launch_planned_or_throw(kernel, w, stream, args);
+    const launch_result r = launch_planned(kernel, w, stream, args);  // the quiet run failed: say why
     if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
 }
 
