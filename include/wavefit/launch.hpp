@@ -13,7 +13,7 @@
 
 #if WAVEFIT_HAS_RUNTIME
 #include "runtime/launch_call.hpp"
-#if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
+#if WAVEFIT_DEFINES_FUNCS
 #include "runtime/launch.hpp"  // header-only: the definitions come with it
 #endif
 #endif

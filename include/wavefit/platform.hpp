@@ -62,10 +62,14 @@
 // wavefit::compiled builds it) defines them. A device pass only declares them either way: it compiles
 // no host function, so it never needs their definitions (and an inline declaration without one would
 // draw -Wundefined-inline).
+// WAVEFIT_DEFINES_FUNCS: this pass defines them (header-only, host pass): the umbrella headers then
+// include the definitions (runtime/launch_impl.hpp, the tuner, the full messages).
 #if defined(WAVEFIT_SEPARATE_COMPILATION) || WAVEFIT_DEVICE_PASS
 #define WAVEFIT_FUNC
+#define WAVEFIT_DEFINES_FUNCS 0
 #else
 #define WAVEFIT_FUNC inline
+#define WAVEFIT_DEFINES_FUNCS 1
 #endif
 
 #if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__ && defined(__AMDGCN__)

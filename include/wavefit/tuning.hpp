@@ -17,7 +17,7 @@
 #include "runtime/tuning_api.hpp"
 // The tuner itself: in the host pass of a header-only build; the compiled library holds it with
 // WAVEFIT_SEPARATE_COMPILATION (there WAVEFIT_TUNING works in every program that links the library).
-#if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
+#if WAVEFIT_DEFINES_FUNCS
 #include "runtime/tuner.hpp"
 #endif
 #endif

@@ -10,21 +10,16 @@
 #if WAVEFIT_HAS_CXX17
 
 #include "core.hpp"
-#include "platform.hpp"
+#include "launch.hpp"  // the launch tier: wavefit::launch and, in device compilers, the device helpers
 
 #if WAVEFIT_HAS_RUNTIME
 #include "runtime/kernel_queries.hpp"
-#include "runtime/launch.hpp"
+#include "runtime/launch.hpp"  // try_launch, launch_result, launch_error (in either compilation mode)
 // The full messages of a refused launch, for every launch of the program (the compiled library
 // registers them itself).
-#if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
+#if WAVEFIT_DEFINES_FUNCS
 #include "runtime/launch_messages.hpp"
 #endif
-#endif
-
-#if WAVEFIT_DEVICE_COMPILER
-#include "device/grid_stride.hpp"
-#include "device/wave.hpp"
 #endif
 
 #endif  // WAVEFIT_HAS_CXX17

@@ -71,6 +71,18 @@ private:
         return w;
     }
 
+    // A grid policy that covers less than one item per thread (saturate: `factor` rounds; coarsen:
+    // `factor` items per thread), which states that the kernel loops. A factor of 0 is taken as 1.
+    constexpr work with_looping_grid(grid_policy policy, std::uint32_t factor) const noexcept {
+        return with([policy, factor](work& w) {
+            w.contract.cover = coverage::kernel_loops;
+            w.options.grid = policy;
+            w.options.grid_stated = true;
+            (policy == grid_policy::saturate ? w.options.saturation_rounds : w.options.items_per_thread) =
+                factor == 0 ? 1 : factor;
+        });
+    }
+
 public:
     // The shapes of work a planned launch covers. The count is always items or units, never threads.
     enum class work_kind : std::uint8_t {
@@ -216,21 +228,11 @@ public:
     // A grid of `rounds` x the blocks the device holds at once (a reduction with one atomic per block).
     // Such a grid covers the items only if the kernel loops: this states that it does.
     constexpr work grid_saturated(std::uint32_t rounds = 4) const noexcept {
-        return with([rounds](work& w) {
-            w.contract.cover = coverage::kernel_loops;
-            w.options.grid = grid_policy::saturate;
-            w.options.grid_stated = true;
-            w.options.saturation_rounds = rounds == 0 ? 1 : rounds;
-        });
+        return with_looping_grid(grid_policy::saturate, rounds);
     }
     // `items` items per thread (units per block or wave); states that the kernel loops.
     constexpr work grid_coarsened(std::uint32_t items = 4) const noexcept {
-        return with([items](work& w) {
-            w.contract.cover = coverage::kernel_loops;
-            w.options.grid = grid_policy::coarsen;
-            w.options.grid_stated = true;
-            w.options.items_per_thread = items == 0 ? 1 : items;
-        });
+        return with_looping_grid(grid_policy::coarsen, items);
     }
     // One item (unit) per thread (block, wave) even where the kernel loops: keeps wavefit from
     // saturating the grid of a per-block kernel that loops over short units.

@@ -441,78 +441,46 @@ struct configured_launch {
 constexpr configured_launch configure(const device_limits& d, const launch_recipe& c, const work& w) noexcept {
     configured_launch out{};
     const bool loops = w.loops();
-    const auto block_of = [&c](std::uint64_t threads) { return c.shape.x != 0 ? c.shape : dims{threads}; };
-    switch (w.kind) {
-        case work_kind::elements: {
-            const std::uint64_t n = w.extent.x;
-            const std::uint64_t threads = block_for_work(d, c, w, n);
-            const dims block = block_of(threads);
-            out.threads = threads;
-            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
-            if (n == 0) {
-                out.empty = true;
-                return out;
-            }
-            std::uint64_t grid = grid_along(d, 0, n, threads, block.x, loops, out.clamps[0]);
-            if (loops) grid = apply_grid_policy(d, c, threads, grid, n, threads, out.clamps[0]);
-            out.config.grid = dims{grid};
-            out.grid_stride = !product_exceeds(grid, threads, n - 1);  // grid x threads < n, exactly
+    if (w.kind == work_kind::extent) {
+        const std::uint64_t threads = block_for_work(d, c, w, w.size());
+        out.threads = threads;
+        const dims block = c.shape.x != 0 ? c.shape : shape_block(d, threads, w.extent);
+        out.config = launch_config{dims{0}, block, shared_for(w.options, block.volume())};
+        if (w.is_empty()) {
+            out.empty = true;
             return out;
         }
-        case work_kind::per_block: {
-            const std::uint64_t units = w.extent.x;
-            const std::uint64_t threads = block_for_units(d, c, w, units);
-            const dims block = block_of(threads);
-            out.threads = threads;
-            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
-            if (units == 0) {
-                out.empty = true;
-                return out;
-            }
-            std::uint64_t grid = grid_along(d, 0, units, 1, block.x, loops, out.clamps[0]);
-            if (loops) grid = apply_grid_policy(d, c, threads, grid, units, 1, out.clamps[0]);
-            if (out.clamps[0] == grid_clamp::saturated && c.rule != block_rule::tuned && !w.options.grid_stated)
-                out.clamps[0] = grid_clamp::saturated_short_units;
-            out.config.grid = dims{grid};
-            out.grid_stride = grid < units;
-            return out;
+        std::uint64_t g[3] = {1, 1, 1};
+        for (int a = 0; a < 3; ++a) {
+            g[a] = grid_along(d, a, w.extent[a], block[a], block[a], loops, out.clamps[a]);
+            if (out.clamps[a] != grid_clamp::none) out.grid_stride = true;
         }
-        case work_kind::per_wave: {
-            const std::uint64_t units = w.extent.x;
-            const std::uint64_t lanes = unit_threads(d, w);
-            const std::uint64_t threads = block_for_work(d, c, w, saturating_mul(units, lanes));
-            const dims block = block_of(threads);
-            const std::uint64_t units_per_block = max_u64(1, threads / lanes);
-            out.threads = threads;
-            out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
-            if (units == 0) {
-                out.empty = true;
-                return out;
-            }
-            std::uint64_t grid = grid_along(d, 0, units, units_per_block, block.x, loops, out.clamps[0]);
-            if (loops) grid = apply_grid_policy(d, c, threads, grid, units, units_per_block, out.clamps[0]);
-            out.config.grid = dims{grid};
-            out.grid_stride = !product_exceeds(grid, units_per_block, units - 1);
-            return out;
-        }
-        case work_kind::extent: {
-            const std::uint64_t threads = block_for_work(d, c, w, w.size());
-            out.threads = threads;
-            const dims block = c.shape.x != 0 ? c.shape : shape_block(d, threads, w.extent);
-            out.config = launch_config{dims{0}, block, shared_for(w.options, block.volume())};
-            if (w.is_empty()) {
-                out.empty = true;
-                return out;
-            }
-            std::uint64_t g[3] = {1, 1, 1};
-            for (int a = 0; a < 3; ++a) {
-                g[a] = grid_along(d, a, w.extent[a], block[a], block[a], loops, out.clamps[a]);
-                if (out.clamps[a] != grid_clamp::none) out.grid_stride = true;
-            }
-            out.config.grid = dims{g[0], g[1], g[2]};
-            return out;
-        }
+        out.config.grid = dims{g[0], g[1], g[2]};
+        return out;
     }
+    // 1-D work: n elements, a thread each; or n units, a block each (per_block) or a group of lanes each
+    // (per_wave), `per_block` of them to a block.
+    const std::uint64_t units = w.extent.x;
+    const std::uint64_t lanes = unit_threads(d, w);
+    const std::uint64_t threads = w.kind == work_kind::per_block ? block_for_units(d, c, w, units)
+                                                                 : block_for_work(d, c, w, saturating_mul(units, lanes));
+    const std::uint64_t per_block = w.kind == work_kind::elements    ? threads
+                                    : w.kind == work_kind::per_block ? 1
+                                                                     : max_u64(1, threads / lanes);
+    const dims block = c.shape.x != 0 ? c.shape : dims{threads};
+    out.threads = threads;
+    out.config = launch_config{dims{0}, block, shared_for(w.options, threads)};
+    if (units == 0) {
+        out.empty = true;
+        return out;
+    }
+    std::uint64_t grid = grid_along(d, 0, units, per_block, block.x, loops, out.clamps[0]);
+    if (loops) grid = apply_grid_policy(d, c, threads, grid, units, per_block, out.clamps[0]);
+    if (w.kind == work_kind::per_block && out.clamps[0] == grid_clamp::saturated && c.rule != block_rule::tuned &&
+        !w.options.grid_stated)
+        out.clamps[0] = grid_clamp::saturated_short_units;
+    out.config.grid = dims{grid};
+    out.grid_stride = !product_exceeds(grid, per_block, units - 1);  // grid x per_block < units, exactly
     return out;
 }
 
@@ -658,10 +626,8 @@ constexpr bool covers_in_one_pass(const device_limits& d, const launch_config& c
     return false;
 }
 
-// The plan for `w` from a given recipe: what plan() returns for the planned recipe, and what a
-// tuned launch runs for a tuned one.
-constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_resources& k, const work& w,
-                                       const launch_recipe& c) noexcept {
+// A plan's description of its work, before anything is planned.
+constexpr launch_plan plan_of_work(const device_limits& d, const work& w) noexcept {
     launch_plan p{};
     p.kind = w.kind;
     p.extent = w.extent;
@@ -670,6 +636,14 @@ constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_reso
     p.unit_threads = unit_threads(d, w);
     p.unit_size = w.unit_size;
     p.contract = w.contract;
+    return p;
+}
+
+// The plan for `w` from a given recipe: what plan() returns for the planned recipe, and what a
+// tuned launch runs for a tuned one.
+constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_resources& k, const work& w,
+                                       const launch_recipe& c) noexcept {
+    launch_plan p = plan_of_work(d, w);
     if (w.negative) {
         p.feasible = false;
         p.problems.add({diagnostic_code::negative_size, -1, false, 0, 0});
@@ -708,14 +682,7 @@ constexpr launch_plan plan_with_recipe(const device_limits& d, const kernel_reso
 
 // The plan of a launch that keeps the configuration it replaces (work::replacing).
 constexpr launch_plan plan_of_baseline(const device_limits& d, const kernel_resources& k, const work& w) noexcept {
-    launch_plan p{};
-    p.kind = w.kind;
-    p.extent = w.extent;
-    p.elements = w.size();
-    p.min_efficient_block = w.options.min_efficient_block;
-    p.unit_threads = unit_threads(d, w);
-    p.unit_size = w.unit_size;
-    p.contract = w.contract;
+    launch_plan p = plan_of_work(d, w);
     p.rule = block_rule::baseline;
     p.feasible = true;
     p.block = w.baseline.block;

@@ -100,7 +100,7 @@ WAVEFIT_END_NAMESPACE
 
 // Header-only: the definitions, in the host pass only (a device pass of hipcc or nvcc compiles no host
 // function, so it need not parse them).
-#if !defined(WAVEFIT_SEPARATE_COMPILATION) && !WAVEFIT_DEVICE_PASS
+#if WAVEFIT_DEFINES_FUNCS
 #include "launch_impl.hpp"
 #endif
 
