@@ -32,6 +32,15 @@
 #define GPU_RAW_LAUNCH_NO_ARGS(kernel, grid, block, shared, stream) kernel<<<(grid), (block), (shared), (stream)>>>()
 #endif
 
+// The runtime's own name for a call, type or constant: hip<Name> on HIP, cuda<Name> on CUDA. The two
+// runtimes name nearly everything alike, so each wrapper below is written once; the few that differ
+// keep their own #if.
+#if WAVEFIT_PLATFORM_HIP
+#define GPU_API(name) hip##name
+#else
+#define GPU_API(name) cuda##name
+#endif
+
 namespace gpu {
 
 using error_t = wavefit::detail::backend::error_type;
@@ -39,23 +48,13 @@ using stream_t = wavefit::detail::backend::stream_type;
 inline constexpr error_t success = wavefit::detail::backend::success;
 inline constexpr const char* runtime_name = wavefit::detail::backend::runtime_name;
 
-#if WAVEFIT_PLATFORM_HIP
-using event_t = hipEvent_t;
-inline constexpr error_t launch_out_of_resources = hipErrorLaunchOutOfResources;
-inline constexpr error_t invalid_value = hipErrorInvalidValue;
-inline constexpr error_t invalid_configuration = hipErrorInvalidConfiguration;
-inline constexpr error_t invalid_device = hipErrorInvalidDevice;
-inline constexpr error_t launch_failure = hipErrorLaunchFailure;
-inline constexpr error_t no_device = hipErrorNoDevice;
-#else
-using event_t = cudaEvent_t;
-inline constexpr error_t launch_out_of_resources = cudaErrorLaunchOutOfResources;
-inline constexpr error_t invalid_value = cudaErrorInvalidValue;
-inline constexpr error_t invalid_configuration = cudaErrorInvalidConfiguration;
-inline constexpr error_t invalid_device = cudaErrorInvalidDevice;
-inline constexpr error_t launch_failure = cudaErrorLaunchFailure;
-inline constexpr error_t no_device = cudaErrorNoDevice;
-#endif
+using event_t = GPU_API(Event_t);
+inline constexpr error_t launch_out_of_resources = GPU_API(ErrorLaunchOutOfResources);
+inline constexpr error_t invalid_value = GPU_API(ErrorInvalidValue);
+inline constexpr error_t invalid_configuration = GPU_API(ErrorInvalidConfiguration);
+inline constexpr error_t invalid_device = GPU_API(ErrorInvalidDevice);
+inline constexpr error_t launch_failure = GPU_API(ErrorLaunchFailure);
+inline constexpr error_t no_device = GPU_API(ErrorNoDevice);
 
 // ------------------------------------------------------------------------------- errors
 
@@ -79,13 +78,7 @@ inline void check(error_t e, const std::string& what) {
 
 inline error_t take_last_error() { return wavefit::detail::backend::take_last_error(); }
 
-inline error_t peek_last_error() {
-#if WAVEFIT_PLATFORM_HIP
-    return hipPeekAtLastError();
-#else
-    return cudaPeekAtLastError();
-#endif
-}
+inline error_t peek_last_error() { return GPU_API(PeekAtLastError)(); }
 
 // The error a raw launch left behind (the runtime reports launch failures only this way).
 inline void check_last_launch(const std::string& what) { check(take_last_error(), what); }
@@ -99,21 +92,9 @@ inline error_t raw_device_count(int& n) { return wavefit::detail::backend::devic
 // The number of GPUs, 0 when the runtime finds none (or no driver); clears the error it leaves.
 inline int device_count() { return wavefit::detail::visible_device_count(); }
 
-inline error_t synchronize() {
-#if WAVEFIT_PLATFORM_HIP
-    return hipDeviceSynchronize();
-#else
-    return cudaDeviceSynchronize();
-#endif
-}
+inline error_t synchronize() { return GPU_API(DeviceSynchronize)(); }
 
-inline error_t memory_info(std::size_t& free, std::size_t& total) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemGetInfo(&free, &total);
-#else
-    return cudaMemGetInfo(&free, &total);
-#endif
-}
+inline error_t memory_info(std::size_t& free, std::size_t& total) { return GPU_API(MemGetInfo)(&free, &total); }
 
 inline std::string device_name(int device) {
 #if WAVEFIT_PLATFORM_HIP
@@ -150,11 +131,7 @@ inline device_facts read_device_facts() {
     // An attribute a runtime does not have reads as 0.
     const auto attribute = [&f](auto a) {
         int value = 0;
-#if WAVEFIT_PLATFORM_HIP
-        if (hipDeviceGetAttribute(&value, a, f.device) != hipSuccess) value = 0;
-#else
-        if (cudaDeviceGetAttribute(&value, a, f.device) != cudaSuccess) value = 0;
-#endif
+        if (GPU_API(DeviceGetAttribute)(&value, a, f.device) != GPU_API(Success)) value = 0;
         (void)take_last_error();
         return value;
     };
@@ -196,13 +173,7 @@ inline device_facts read_device_facts() {
 
 // ------------------------------------------------------------------------------- memory
 
-inline error_t allocate(void** p, std::size_t bytes) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMalloc(p, bytes);
-#else
-    return cudaMalloc(p, bytes);
-#endif
-}
+inline error_t allocate(void** p, std::size_t bytes) { return GPU_API(Malloc)(p, bytes); }
 
 // `bytes` of device memory that must be had (gpu::failure otherwise); free with release().
 inline void* allocate_bytes(std::size_t bytes) {
@@ -211,174 +182,74 @@ inline void* allocate_bytes(std::size_t bytes) {
     return p;
 }
 
-inline error_t release(void* p) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipFree(p);
-#else
-    return cudaFree(p);
-#endif
-}
+inline error_t release(void* p) { return GPU_API(Free)(p); }
 
-inline error_t fill_bytes(void* p, int value, std::size_t bytes) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemset(p, value, bytes);
-#else
-    return cudaMemset(p, value, bytes);
-#endif
-}
+inline error_t fill_bytes(void* p, int value, std::size_t bytes) { return GPU_API(Memset)(p, value, bytes); }
 
-inline error_t zero_async(void* p, std::size_t bytes, stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemsetAsync(p, 0, bytes, s);
-#else
-    return cudaMemsetAsync(p, 0, bytes, s);
-#endif
-}
+inline error_t zero_async(void* p, std::size_t bytes, stream_t s) { return GPU_API(MemsetAsync)(p, 0, bytes, s); }
 
 inline error_t to_host(void* dst, const void* src, std::size_t bytes) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost);
-#else
-    return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost);
-#endif
+    return GPU_API(Memcpy)(dst, src, bytes, GPU_API(MemcpyDeviceToHost));
 }
 
 inline error_t to_device(void* dst, const void* src, std::size_t bytes) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice);
-#else
-    return cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
-#endif
+    return GPU_API(Memcpy)(dst, src, bytes, GPU_API(MemcpyHostToDevice));
 }
 
 // `count` elements of `bytes` each, `stride` bytes apart on the device, packed on the host.
 inline error_t strided_to_host(void* dst, const void* src, std::size_t stride, std::size_t bytes, std::size_t count) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemcpy2D(dst, bytes, src, stride, bytes, count, hipMemcpyDeviceToHost);
-#else
-    return cudaMemcpy2D(dst, bytes, src, stride, bytes, count, cudaMemcpyDeviceToHost);
-#endif
+    return GPU_API(Memcpy2D)(dst, bytes, src, stride, bytes, count, GPU_API(MemcpyDeviceToHost));
 }
 
 // The device-to-device copy whose bandwidth is the ceiling kernels are compared with.
 inline error_t copy_device_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, s);
-#else
-    return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s);
-#endif
+    return GPU_API(MemcpyAsync)(dst, src, bytes, GPU_API(MemcpyDeviceToDevice), s);
 }
 
 // ------------------------------------------------------------------------------- streams and graphs
 
 // A blocking stream by default (ordered after the legacy default stream's memset and memcpy calls).
 inline error_t create_stream(stream_t& s, bool non_blocking = false) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamCreateWithFlags(&s, non_blocking ? hipStreamNonBlocking : hipStreamDefault);
-#else
-    return cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault);
-#endif
+    return GPU_API(StreamCreateWithFlags)(&s, non_blocking ? GPU_API(StreamNonBlocking) : GPU_API(StreamDefault));
 }
 
-inline error_t destroy_stream(stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamDestroy(s);
-#else
-    return cudaStreamDestroy(s);
-#endif
-}
+inline error_t destroy_stream(stream_t s) { return GPU_API(StreamDestroy)(s); }
 
-inline error_t synchronize(stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamSynchronize(s);
-#else
-    return cudaStreamSynchronize(s);
-#endif
-}
+inline error_t synchronize(stream_t s) { return GPU_API(StreamSynchronize)(s); }
 
-inline error_t begin_capture(stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal);
-#else
-    return cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
-#endif
-}
+inline error_t begin_capture(stream_t s) { return GPU_API(StreamBeginCapture)(s, GPU_API(StreamCaptureModeThreadLocal)); }
 
 // Ends a capture and drops the recorded graph: the captured launches never run.
 inline error_t end_capture_and_discard(stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    hipGraph_t graph = nullptr;
-    const error_t e = hipStreamEndCapture(s, &graph);
-    if (graph != nullptr) (void)hipGraphDestroy(graph);
-#else
-    cudaGraph_t graph = nullptr;
-    const error_t e = cudaStreamEndCapture(s, &graph);
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-#endif
+    GPU_API(Graph_t) graph = nullptr;
+    const error_t e = GPU_API(StreamEndCapture)(s, &graph);
+    if (graph != nullptr) (void)GPU_API(GraphDestroy)(graph);
     return e;
 }
 
 // ------------------------------------------------------------------------------- events
 
-inline error_t create_event(event_t& e) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventCreate(&e);
-#else
-    return cudaEventCreate(&e);
-#endif
-}
+inline error_t create_event(event_t& e) { return GPU_API(EventCreate)(&e); }
 
-inline error_t destroy_event(event_t e) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventDestroy(e);
-#else
-    return cudaEventDestroy(e);
-#endif
-}
+inline error_t destroy_event(event_t e) { return GPU_API(EventDestroy)(e); }
 
-inline error_t record_event(event_t e, stream_t s) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventRecord(e, s);
-#else
-    return cudaEventRecord(e, s);
-#endif
-}
+inline error_t record_event(event_t e, stream_t s) { return GPU_API(EventRecord)(e, s); }
 
-inline error_t wait_event(event_t e) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventSynchronize(e);
-#else
-    return cudaEventSynchronize(e);
-#endif
-}
+inline error_t wait_event(event_t e) { return GPU_API(EventSynchronize)(e); }
 
-inline error_t elapsed_ms(float& ms, event_t start, event_t stop) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventElapsedTime(&ms, start, stop);
-#else
-    return cudaEventElapsedTime(&ms, start, stop);
-#endif
-}
+inline error_t elapsed_ms(float& ms, event_t start, event_t stop) { return GPU_API(EventElapsedTime)(&ms, start, stop); }
 
 // ------------------------------------------------------------------------------- the runtime's answers
 
 inline error_t occupancy_blocks(int& blocks, const void* kernel, int block, std::size_t dynamic_shared) {
-#if WAVEFIT_PLATFORM_HIP
-    return hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, dynamic_shared);
-#else
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, dynamic_shared);
-#endif
+    return GPU_API(OccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, kernel, block, dynamic_shared);
 }
 
 // The block cudaOccupancyMaxPotentialBlockSize / hipOccupancyMaxPotentialBlockSize suggests.
 template <class Kernel>
 error_t suggested_block(int& block, Kernel kernel, std::size_t dynamic_shared) {
     int min_grid = 0;
-#if WAVEFIT_PLATFORM_HIP
-    return hipOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, dynamic_shared, 0);
-#else
-    return cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, dynamic_shared, 0);
-#endif
+    return GPU_API(OccupancyMaxPotentialBlockSize)(&min_grid, &block, kernel, dynamic_shared, 0);
 }
 
 inline error_t set_max_dynamic_shared(const void* kernel, int bytes) {
@@ -395,13 +266,8 @@ struct kernel_attributes {
 };
 
 inline error_t attributes_of(kernel_attributes& out, const void* kernel) {
-#if WAVEFIT_PLATFORM_HIP
-    hipFuncAttributes a{};
-    const error_t e = hipFuncGetAttributes(&a, kernel);
-#else
-    cudaFuncAttributes a{};
-    const error_t e = cudaFuncGetAttributes(&a, kernel);
-#endif
+    GPU_API(FuncAttributes) a{};
+    const error_t e = GPU_API(FuncGetAttributes)(&a, kernel);
     out =
         kernel_attributes{a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock, a.maxDynamicSharedSizeBytes, a.localSizeBytes};
     return e;
