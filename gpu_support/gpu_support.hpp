@@ -32,15 +32,6 @@
 #define GPU_RAW_LAUNCH_NO_ARGS(kernel, grid, block, shared, stream) kernel<<<(grid), (block), (shared), (stream)>>>()
 #endif
 
-// The runtime's own name for a call, type or constant: hip<Name> on HIP, cuda<Name> on CUDA. The two
-// runtimes name nearly everything alike, so each wrapper below is written once; the few that differ
-// keep their own #if.
-#if WAVEFIT_PLATFORM_HIP
-#define GPU_API(name) hip##name
-#else
-#define GPU_API(name) cuda##name
-#endif
-
 namespace gpu {
 
 using error_t = wavefit::detail::backend::error_type;
@@ -48,13 +39,13 @@ using stream_t = wavefit::detail::backend::stream_type;
 inline constexpr error_t success = wavefit::detail::backend::success;
 inline constexpr const char* runtime_name = wavefit::detail::backend::runtime_name;
 
-using event_t = GPU_API(Event_t);
-inline constexpr error_t launch_out_of_resources = GPU_API(ErrorLaunchOutOfResources);
-inline constexpr error_t invalid_value = GPU_API(ErrorInvalidValue);
-inline constexpr error_t invalid_configuration = GPU_API(ErrorInvalidConfiguration);
-inline constexpr error_t invalid_device = GPU_API(ErrorInvalidDevice);
-inline constexpr error_t launch_failure = GPU_API(ErrorLaunchFailure);
-inline constexpr error_t no_device = GPU_API(ErrorNoDevice);
+using event_t = WAVEFIT_RUNTIME_API(Event_t);
+inline constexpr error_t launch_out_of_resources = WAVEFIT_RUNTIME_API(ErrorLaunchOutOfResources);
+inline constexpr error_t invalid_value = WAVEFIT_RUNTIME_API(ErrorInvalidValue);
+inline constexpr error_t invalid_configuration = WAVEFIT_RUNTIME_API(ErrorInvalidConfiguration);
+inline constexpr error_t invalid_device = WAVEFIT_RUNTIME_API(ErrorInvalidDevice);
+inline constexpr error_t launch_failure = WAVEFIT_RUNTIME_API(ErrorLaunchFailure);
+inline constexpr error_t no_device = WAVEFIT_RUNTIME_API(ErrorNoDevice);
 
 // ------------------------------------------------------------------------------- errors
 
@@ -78,7 +69,7 @@ inline void check(error_t e, const std::string& what) {
 
 inline error_t take_last_error() { return wavefit::detail::backend::take_last_error(); }
 
-inline error_t peek_last_error() { return GPU_API(PeekAtLastError)(); }
+inline error_t peek_last_error() { return WAVEFIT_RUNTIME_API(PeekAtLastError)(); }
 
 // The error a raw launch left behind (the runtime reports launch failures only this way).
 inline void check_last_launch(const std::string& what) { check(take_last_error(), what); }
@@ -92,9 +83,9 @@ inline error_t raw_device_count(int& n) { return wavefit::detail::backend::devic
 // The number of GPUs, 0 when the runtime finds none (or no driver); clears the error it leaves.
 inline int device_count() { return wavefit::detail::visible_device_count(); }
 
-inline error_t synchronize() { return GPU_API(DeviceSynchronize)(); }
+inline error_t synchronize() { return WAVEFIT_RUNTIME_API(DeviceSynchronize)(); }
 
-inline error_t memory_info(std::size_t& free, std::size_t& total) { return GPU_API(MemGetInfo)(&free, &total); }
+inline error_t memory_info(std::size_t& free, std::size_t& total) { return WAVEFIT_RUNTIME_API(MemGetInfo)(&free, &total); }
 
 inline std::string device_name(int device) {
 #if WAVEFIT_PLATFORM_HIP
@@ -131,7 +122,7 @@ inline device_facts read_device_facts() {
     // An attribute a runtime does not have reads as 0.
     const auto attribute = [&f](auto a) {
         int value = 0;
-        if (GPU_API(DeviceGetAttribute)(&value, a, f.device) != GPU_API(Success)) value = 0;
+        if (WAVEFIT_RUNTIME_API(DeviceGetAttribute)(&value, a, f.device) != WAVEFIT_RUNTIME_API(Success)) value = 0;
         (void)take_last_error();
         return value;
     };
@@ -173,7 +164,7 @@ inline device_facts read_device_facts() {
 
 // ------------------------------------------------------------------------------- memory
 
-inline error_t allocate(void** p, std::size_t bytes) { return GPU_API(Malloc)(p, bytes); }
+inline error_t allocate(void** p, std::size_t bytes) { return WAVEFIT_RUNTIME_API(Malloc)(p, bytes); }
 
 // `bytes` of device memory that must be had (gpu::failure otherwise); free with release().
 inline void* allocate_bytes(std::size_t bytes) {
@@ -182,74 +173,81 @@ inline void* allocate_bytes(std::size_t bytes) {
     return p;
 }
 
-inline error_t release(void* p) { return GPU_API(Free)(p); }
+inline error_t release(void* p) { return WAVEFIT_RUNTIME_API(Free)(p); }
 
-inline error_t fill_bytes(void* p, int value, std::size_t bytes) { return GPU_API(Memset)(p, value, bytes); }
+inline error_t fill_bytes(void* p, int value, std::size_t bytes) { return WAVEFIT_RUNTIME_API(Memset)(p, value, bytes); }
 
-inline error_t zero_async(void* p, std::size_t bytes, stream_t s) { return GPU_API(MemsetAsync)(p, 0, bytes, s); }
+inline error_t zero_async(void* p, std::size_t bytes, stream_t s) {
+    return WAVEFIT_RUNTIME_API(MemsetAsync)(p, 0, bytes, s);
+}
 
 inline error_t to_host(void* dst, const void* src, std::size_t bytes) {
-    return GPU_API(Memcpy)(dst, src, bytes, GPU_API(MemcpyDeviceToHost));
+    return WAVEFIT_RUNTIME_API(Memcpy)(dst, src, bytes, WAVEFIT_RUNTIME_API(MemcpyDeviceToHost));
 }
 
 inline error_t to_device(void* dst, const void* src, std::size_t bytes) {
-    return GPU_API(Memcpy)(dst, src, bytes, GPU_API(MemcpyHostToDevice));
+    return WAVEFIT_RUNTIME_API(Memcpy)(dst, src, bytes, WAVEFIT_RUNTIME_API(MemcpyHostToDevice));
 }
 
 // `count` elements of `bytes` each, `stride` bytes apart on the device, packed on the host.
 inline error_t strided_to_host(void* dst, const void* src, std::size_t stride, std::size_t bytes, std::size_t count) {
-    return GPU_API(Memcpy2D)(dst, bytes, src, stride, bytes, count, GPU_API(MemcpyDeviceToHost));
+    return WAVEFIT_RUNTIME_API(Memcpy2D)(dst, bytes, src, stride, bytes, count, WAVEFIT_RUNTIME_API(MemcpyDeviceToHost));
 }
 
 // The device-to-device copy whose bandwidth is the ceiling kernels are compared with.
 inline error_t copy_device_async(void* dst, const void* src, std::size_t bytes, stream_t s) {
-    return GPU_API(MemcpyAsync)(dst, src, bytes, GPU_API(MemcpyDeviceToDevice), s);
+    return WAVEFIT_RUNTIME_API(MemcpyAsync)(dst, src, bytes, WAVEFIT_RUNTIME_API(MemcpyDeviceToDevice), s);
 }
 
 // ------------------------------------------------------------------------------- streams and graphs
 
 // A blocking stream by default (ordered after the legacy default stream's memset and memcpy calls).
 inline error_t create_stream(stream_t& s, bool non_blocking = false) {
-    return GPU_API(StreamCreateWithFlags)(&s, non_blocking ? GPU_API(StreamNonBlocking) : GPU_API(StreamDefault));
+    return WAVEFIT_RUNTIME_API(StreamCreateWithFlags)(
+        &s, non_blocking ? WAVEFIT_RUNTIME_API(StreamNonBlocking) : WAVEFIT_RUNTIME_API(StreamDefault));
 }
 
-inline error_t destroy_stream(stream_t s) { return GPU_API(StreamDestroy)(s); }
+inline error_t destroy_stream(stream_t s) { return WAVEFIT_RUNTIME_API(StreamDestroy)(s); }
 
-inline error_t synchronize(stream_t s) { return GPU_API(StreamSynchronize)(s); }
+inline error_t synchronize(stream_t s) { return WAVEFIT_RUNTIME_API(StreamSynchronize)(s); }
 
-inline error_t begin_capture(stream_t s) { return GPU_API(StreamBeginCapture)(s, GPU_API(StreamCaptureModeThreadLocal)); }
+inline error_t begin_capture(stream_t s) {
+    return WAVEFIT_RUNTIME_API(StreamBeginCapture)(s, WAVEFIT_RUNTIME_API(StreamCaptureModeThreadLocal));
+}
 
 // Ends a capture and drops the recorded graph: the captured launches never run.
 inline error_t end_capture_and_discard(stream_t s) {
-    GPU_API(Graph_t) graph = nullptr;
-    const error_t e = GPU_API(StreamEndCapture)(s, &graph);
-    if (graph != nullptr) (void)GPU_API(GraphDestroy)(graph);
+    WAVEFIT_RUNTIME_API(Graph_t) graph = nullptr;
+    const error_t e = WAVEFIT_RUNTIME_API(StreamEndCapture)(s, &graph);
+    if (graph != nullptr) (void)WAVEFIT_RUNTIME_API(GraphDestroy)(graph);
     return e;
 }
 
 // ------------------------------------------------------------------------------- events
 
-inline error_t create_event(event_t& e) { return GPU_API(EventCreate)(&e); }
+inline error_t create_event(event_t& e) { return WAVEFIT_RUNTIME_API(EventCreate)(&e); }
 
-inline error_t destroy_event(event_t e) { return GPU_API(EventDestroy)(e); }
+inline error_t destroy_event(event_t e) { return WAVEFIT_RUNTIME_API(EventDestroy)(e); }
 
-inline error_t record_event(event_t e, stream_t s) { return GPU_API(EventRecord)(e, s); }
+inline error_t record_event(event_t e, stream_t s) { return WAVEFIT_RUNTIME_API(EventRecord)(e, s); }
 
-inline error_t wait_event(event_t e) { return GPU_API(EventSynchronize)(e); }
+inline error_t wait_event(event_t e) { return WAVEFIT_RUNTIME_API(EventSynchronize)(e); }
 
-inline error_t elapsed_ms(float& ms, event_t start, event_t stop) { return GPU_API(EventElapsedTime)(&ms, start, stop); }
+inline error_t elapsed_ms(float& ms, event_t start, event_t stop) {
+    return WAVEFIT_RUNTIME_API(EventElapsedTime)(&ms, start, stop);
+}
 
 // ------------------------------------------------------------------------------- the runtime's answers
 
 inline error_t occupancy_blocks(int& blocks, const void* kernel, int block, std::size_t dynamic_shared) {
-    return GPU_API(OccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, kernel, block, dynamic_shared);
+    return WAVEFIT_RUNTIME_API(OccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, kernel, block, dynamic_shared);
 }
 
 // The block cudaOccupancyMaxPotentialBlockSize / hipOccupancyMaxPotentialBlockSize suggests.
 template <class Kernel>
 error_t suggested_block(int& block, Kernel kernel, std::size_t dynamic_shared) {
     int min_grid = 0;
-    return GPU_API(OccupancyMaxPotentialBlockSize)(&min_grid, &block, kernel, dynamic_shared, 0);
+    return WAVEFIT_RUNTIME_API(OccupancyMaxPotentialBlockSize)(&min_grid, &block, kernel, dynamic_shared, 0);
 }
 
 inline error_t set_max_dynamic_shared(const void* kernel, int bytes) {
@@ -266,8 +264,8 @@ struct kernel_attributes {
 };
 
 inline error_t attributes_of(kernel_attributes& out, const void* kernel) {
-    GPU_API(FuncAttributes) a{};
-    const error_t e = GPU_API(FuncGetAttributes)(&a, kernel);
+    WAVEFIT_RUNTIME_API(FuncAttributes) a{};
+    const error_t e = WAVEFIT_RUNTIME_API(FuncGetAttributes)(&a, kernel);
     out =
         kernel_attributes{a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock, a.maxDynamicSharedSizeBytes, a.localSizeBytes};
     return e;

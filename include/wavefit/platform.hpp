@@ -83,3 +83,12 @@
 #elif WAVEFIT_PLATFORM_CUDA
 #include <cuda_runtime.h>
 #endif
+
+// The runtime's own name for a call, type or constant: hip<Name> on HIP, cuda<Name> on CUDA. The two
+// name nearly everything alike, so runtime/backend.hpp and gpu_support write most of their wrappers
+// once (what differs keeps its own #if).
+#if WAVEFIT_PLATFORM_HIP
+#define WAVEFIT_RUNTIME_API(name) hip##name
+#elif WAVEFIT_PLATFORM_CUDA
+#define WAVEFIT_RUNTIME_API(name) cuda##name
+#endif

@@ -43,37 +43,13 @@ inline constexpr const char* visible_devices_variable = "CUDA_VISIBLE_DEVICES";
 inline constexpr device_limits::vendor_kind platform_vendor = device_limits::vendor_kind::nvidia;
 #endif
 
-inline const char* error_name(error_type e) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipGetErrorName(e);
-#else
-    return cudaGetErrorName(e);
-#endif
-}
+inline const char* error_name(error_type e) noexcept { return WAVEFIT_RUNTIME_API(GetErrorName)(e); }
 
-inline const char* error_string(error_type e) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipGetErrorString(e);
-#else
-    return cudaGetErrorString(e);
-#endif
-}
+inline const char* error_string(error_type e) noexcept { return WAVEFIT_RUNTIME_API(GetErrorString)(e); }
 
-inline error_type current_device(int& device) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipGetDevice(&device);
-#else
-    return cudaGetDevice(&device);
-#endif
-}
+inline error_type current_device(int& device) noexcept { return WAVEFIT_RUNTIME_API(GetDevice)(&device); }
 
-inline error_type set_current_device(int device) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipSetDevice(device);
-#else
-    return cudaSetDevice(device);
-#endif
-}
+inline error_type set_current_device(int device) noexcept { return WAVEFIT_RUNTIME_API(SetDevice)(device); }
 
 // Makes `device` current for the guard's lifetime when it is not (`switch_needed`), and restores the
 // previous device after: kernel attributes and the shared-memory opt-in are per device, and CUDA
@@ -96,23 +72,11 @@ private:
     error_type error_ = success;
 };
 
-inline error_type device_count(int& count) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipGetDeviceCount(&count);
-#else
-    return cudaGetDeviceCount(&count);
-#endif
-}
+inline error_type device_count(int& count) noexcept { return WAVEFIT_RUNTIME_API(GetDeviceCount)(&count); }
 
 // Clears the runtime's last (non-sticky) error, so a failure wavefit already reported is not
 // reported a second time by the user's next error check.
-inline error_type take_last_error() noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipGetLastError();
-#else
-    return cudaGetLastError();
-#endif
-}
+inline error_type take_last_error() noexcept { return WAVEFIT_RUNTIME_API(GetLastError)(); }
 
 // One attribute, read with hip/cudaDeviceGetAttribute (cheap, stable across runtime versions,
 // unlike the properties struct whose layout changed in ROCm 6).
@@ -240,28 +204,12 @@ inline error_type read_l2_bytes(std::uint64_t& bytes, int device) noexcept {
 }
 
 // Device memory for the tuner's cache flush (never on a launch's path).
-inline error_type allocate(void*& p, std::size_t bytes) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMalloc(&p, bytes);
-#else
-    return cudaMalloc(&p, bytes);
-#endif
-}
+inline error_type allocate(void*& p, std::size_t bytes) noexcept { return WAVEFIT_RUNTIME_API(Malloc)(&p, bytes); }
 
-inline error_type release(void* p) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipFree(p);
-#else
-    return cudaFree(p);
-#endif
-}
+inline error_type release(void* p) noexcept { return WAVEFIT_RUNTIME_API(Free)(p); }
 
 inline error_type fill_async(void* p, int value, std::size_t bytes, stream_type stream) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipMemsetAsync(p, value, bytes, stream);
-#else
-    return cudaMemsetAsync(p, value, bytes, stream);
-#endif
+    return WAVEFIT_RUNTIME_API(MemsetAsync)(p, value, bytes, stream);
 }
 
 // The kernel's compiled resources (registers, static shared memory, its own max threads per block,
@@ -270,13 +218,8 @@ inline error_type fill_async(void* p, int value, std::size_t bytes, stream_type 
 // the program itself, or the default).
 inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& max_dynamic_shared,
                                         const void* kernel) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    hipFuncAttributes attr{};
-    const error_type e = hipFuncGetAttributes(&attr, kernel);
-#else
-    cudaFuncAttributes attr{};
-    const error_type e = cudaFuncGetAttributes(&attr, kernel);
-#endif
+    WAVEFIT_RUNTIME_API(FuncAttributes) attr{};
+    const error_type e = WAVEFIT_RUNTIME_API(FuncGetAttributes)(&attr, kernel);
     if (e != success) return e;
     out = kernel_resources{};
     out.registers = attr.numRegs < 0 ? 0u : static_cast<std::uint32_t>(attr.numRegs);
@@ -290,11 +233,8 @@ inline error_type read_kernel_resources(kernel_resources& out, std::uint64_t& ma
 
 // Raises the kernel's dynamic shared memory limit (CUDA's opt-in above 48 KiB).
 inline error_type set_max_dynamic_shared(const void* kernel, int bytes) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
-#else
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-#endif
+    return WAVEFIT_RUNTIME_API(FuncSetAttribute)(
+        kernel, WAVEFIT_RUNTIME_API(FuncAttributeMaxDynamicSharedMemorySize), bytes);
 }
 
 // Whether the runtime's headers declare hip/cudaStreamGetDevice (HIP 5.x before it, or Debian's 5.2,
@@ -315,11 +255,7 @@ struct has_stream_get_device<Stream,
 
 template <class Stream>
 error_type query_stream_device(Stream stream, int& device) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamGetDevice(stream, &device);
-#else
-    return cudaStreamGetDevice(stream, &device);
-#endif
+    return WAVEFIT_RUNTIME_API(StreamGetDevice)(stream, &device);
 }
 
 // True when this runtime can say which device a stream belongs to.
@@ -357,78 +293,34 @@ inline const char* kernel_name(const void* kernel, stream_type stream) noexcept 
 }
 
 // Device events, for the tuner's timing on the caller's stream.
-#if WAVEFIT_PLATFORM_HIP
-using event_type = hipEvent_t;
-#else
-using event_type = cudaEvent_t;
-#endif
+using event_type = WAVEFIT_RUNTIME_API(Event_t);
 
-inline error_type create_event(event_type& e) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventCreate(&e);
-#else
-    return cudaEventCreate(&e);
-#endif
-}
+inline error_type create_event(event_type& e) noexcept { return WAVEFIT_RUNTIME_API(EventCreate)(&e); }
 
-inline error_type destroy_event(event_type e) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventDestroy(e);
-#else
-    return cudaEventDestroy(e);
-#endif
-}
+inline error_type destroy_event(event_type e) noexcept { return WAVEFIT_RUNTIME_API(EventDestroy)(e); }
 
 inline error_type record_event(event_type e, stream_type stream) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventRecord(e, stream);
-#else
-    return cudaEventRecord(e, stream);
-#endif
+    return WAVEFIT_RUNTIME_API(EventRecord)(e, stream);
 }
 
-inline error_type wait_for_event(event_type e) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventSynchronize(e);
-#else
-    return cudaEventSynchronize(e);
-#endif
-}
+inline error_type wait_for_event(event_type e) noexcept { return WAVEFIT_RUNTIME_API(EventSynchronize)(e); }
 
 inline error_type elapsed_ms(float& ms, event_type start, event_type stop) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipEventElapsedTime(&ms, start, stop);
-#else
-    return cudaEventElapsedTime(&ms, start, stop);
-#endif
+    return WAVEFIT_RUNTIME_API(EventElapsedTime)(&ms, start, stop);
 }
 
-inline error_type synchronize_stream(stream_type stream) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipStreamSynchronize(stream);
-#else
-    return cudaStreamSynchronize(stream);
-#endif
-}
+inline error_type synchronize_stream(stream_type stream) noexcept { return WAVEFIT_RUNTIME_API(StreamSynchronize)(stream); }
 
 // "CUDA 13000", "HIP 60443483": the runtime a tuning record was measured with.
 inline std::string runtime_version_text() {
     int version = 0;
-#if WAVEFIT_PLATFORM_HIP
-    if (hipRuntimeGetVersion(&version) != hipSuccess) (void)hipGetLastError();
-#else
-    if (cudaRuntimeGetVersion(&version) != cudaSuccess) (void)cudaGetLastError();
-#endif
+    if (WAVEFIT_RUNTIME_API(RuntimeGetVersion)(&version) != success) (void)take_last_error();
     return std::string(runtime_name) + " " + std::to_string(version);
 }
 
 inline error_type launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared,
                                 stream_type stream) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    return hipLaunchKernel(kernel, grid, block, args, shared, stream);
-#else
-    return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
-#endif
+    return WAVEFIT_RUNTIME_API(LaunchKernel)(kernel, grid, block, args, shared, stream);
 }
 
 }  // namespace detail::backend
