@@ -40,11 +40,12 @@ def variant_entries(kernel, size, variant, median_us, grid=100, block=256, aggre
     return entries
 
 
-def kernel_entries(kernel, size, original, ports, repeat=None):
+def kernel_entries(kernel, size, original, ports, repeat=None, same_config=()):
+    """The original launches grid 100 x block 256; each port another grid unless it is in `same_config`."""
     out = variant_entries(kernel, size, "original", original)
     out += variant_entries(kernel, size, "original_repeat", original if repeat is None else repeat)
     for port, t in ports.items():
-        out += variant_entries(kernel, size, port, t)
+        out += variant_entries(kernel, size, port, t, grid=100 if port in same_config else 200)
     return out
 
 
@@ -128,6 +129,25 @@ class NoiseIsTheRunsOwn(ReportCase):
         status, text = self.report(run_file(entries))
         self.assertIn("(slower)", self.row(text, "a_k", "s")[4])
 
+    def test_a_port_launching_the_originals_configuration_is_a_repeat(self):
+        # The tuner kept the original's grid and block: 0.2% apart is the run's noise, not a slower port.
+        entries = kernel_entries("a_k", "s", 100.0, {"plan": 100.0, "tuned": 100.2}, repeat=100.0,
+                                 same_config=("plan", "tuned"))
+        status, text = self.report(run_file(entries))
+        cells = self.row(text, "a_k", "s")
+        self.assertEqual(cells[7], "0.002")
+        self.assertNotIn("(slower)", cells[4])
+        self.assertIn("tuned >= 1.00 x the original within the noise on every kernel: PASS", text)
+        # Another configuration 0.2% slower is slower.
+        entries = kernel_entries("a_k", "s", 100.0, {"plan": 100.0, "tuned": 100.2}, repeat=100.0)
+        status, text = self.report(run_file(entries))
+        self.assertIn("(slower)", self.row(text, "a_k", "s")[4])
+        # A grid-stride rewrite with the original's configuration is another kernel: not a repeat.
+        entries = kernel_entries("a_k", "s", 100.0, {"gs_tuned": 105.0, "tuned": 100.2}, repeat=100.0,
+                                 same_config=("gs_tuned",))
+        status, text = self.report(run_file(entries))
+        self.assertIn("(slower)", self.row(text, "a_k", "s")[4])
+
     def test_a_timer_tick_that_is_not_a_number_is_refused(self):
         entries = kernel_entries("a_k", "s", 16.0, {"tuned": 16.0})
         errors = io.StringIO()
@@ -190,7 +210,8 @@ class ContextIsShown(ReportCase):
 class OtherPortsGetTheirOwnTable(ReportCase):
     def test_free_block_ports_are_listed_apart(self):
         extra = {"ext_contract:llmc_fused_classifier/plan_free/s": "work::per_block(B*T, V).block_any_wave_multiple()"}
-        run = run_file(kernel_entries("llmc_fused_classifier", "s", 100.0, {"plan": 100.0, "plan_free": 80.0}), extra)
+        run = run_file(kernel_entries("llmc_fused_classifier", "s", 100.0, {"plan": 100.0, "plan_free": 80.0},
+                                      same_config=("plan_free",)), extra)
         status, text = self.report(run)
         self.assertEqual(status, 0, text)
         self.assertIn("| llmc_fused_classifier | s | plan_free | 1.250 | 100 x 256 | "
