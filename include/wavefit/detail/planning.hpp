@@ -499,6 +499,7 @@ struct count_scaling {
     std::uint64_t per_block = 1;  // items or units a block covers
     std::uint64_t cap = u64_max;  // the largest grid: the device's and the policy's, for a kernel that loops
     launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
+    bool fixed_shape = false;  // the recipe's block has a shape of its own: every count launches config.block
 
     // Little work: the step of a count is count x lanes / small_step (block_for_work's threads per CU).
     static constexpr std::size_t small_steps = 32;
@@ -522,10 +523,10 @@ struct count_scaling {
         const std::uint64_t index = saturating_mul(count, lanes) / small_step;
         if (index >= small_steps || small[index].threads == 0) return false;
         const step& s = small[index];
-        out = launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads}, s.dynamic_shared};
+        out = launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
+                            s.dynamic_shared};
         return true;
     }
-    bool fixed_shape = false;  // the recipe's block has a shape of its own (never with little work's steps)
 };
 
 // Fills count_scaling's steps for little work from configure() itself: within a step the block is
@@ -554,7 +555,8 @@ constexpr void add_small_steps(const device_limits& d, const launch_recipe& c, c
         const bool holds = !a.empty && !b.empty && a.threads == b.threads && a.threads <= 0xFFFFFFFFu &&
                            a.config.block == block && b.config.block == block &&
                            a.config.dynamic_shared == b.config.dynamic_shared &&
-                           a.config.grid == dims{ceil_div(first, per_block)} && b.config.grid == dims{ceil_div(last, per_block)};
+                           a.config.grid == dims{ceil_div(first, per_block)} &&
+                           b.config.grid == dims{ceil_div(last, per_block)};
         if (!holds) return;
         steps[i] = {static_cast<std::uint32_t>(a.threads), static_cast<std::uint32_t>(per_block), a.config.dynamic_shared};
     }

@@ -742,9 +742,9 @@ WAVEFIT_NOINLINE inline launch_status run_planned(const void* kernel, const work
     return run_configure(*e, where, kernel, w, stream, args, used, r);
 }
 
-// run_cached for a count the closed form does not cover: configure(), with the work built here for
-// launch(kernel, n). Out of the way of the cached path.
-WAVEFIT_NOINLINE inline launch_status run_uncached_shape(const launch_entry& e, const launch_device& where,
+// run_cached for a count that configure()'s closed form does not cover: configure() itself, with the
+// work built here for launch(kernel, n). Out of the way of the cached path.
+WAVEFIT_NOINLINE inline launch_status run_beyond_closed_form(const launch_entry& e, const launch_device& where,
                                                          const void* kernel, const work* w, std::uint64_t n,
                                                          backend::stream_type stream, void** args) {
     launch_config used{dims{0}, dims{0}};
@@ -763,14 +763,19 @@ WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const work* w, std
     if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
     const tuning_switch& tuning = tuning_switch::get();
     const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
-    const launch_entry* e = launch_table().find(WithWork ? key_for(where.device, kernel, *w, generation)
-                                                         : elements_key(where.device, kernel, n, generation));
+    const launch_key key = [&] {
+        if constexpr (WithWork)
+            return key_for(where.device, kernel, *w, generation);
+        else
+            return elements_key(where.device, kernel, n, generation);
+    }();
+    const launch_entry* e = launch_table().find(key);
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};
     if (n > e->scaling.above)
         cfg = e->scaling.config_for(n);
     else if (!e->scaling.small_config_for(n, cfg))
-        return run_uncached_shape(*e, where, kernel, w, n, stream, args);
+        return run_beyond_closed_form(*e, where, kernel, w, n, stream, args);
     return launch_with(*e, where, kernel, cfg, args, stream, w, nullptr);
 }
 
@@ -812,7 +817,8 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 #if WAVEFIT_EXCEPTIONS
 WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
     launch_status quiet = launch_status::not_attempted;
-    if (!w.negative && !w.has_baseline) quiet = run_quietly([&] { return run_cached<true>(kernel, &w, w.extent.x, stream, args); });
+    if (!w.negative && !w.has_baseline)
+        quiet = run_quietly([&] { return run_cached<true>(kernel, &w, w.extent.x, stream, args); });
     if (quiet == launch_status::not_attempted) {
         launch_config used{dims{0}, dims{0}};
         quiet = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
