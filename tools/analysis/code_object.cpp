@@ -66,36 +66,41 @@ code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) 
         {f_max_flat, ".max_flat_workgroup_size"},
         {f_wave, ".wavefront_size"},
     };
+    // The 32-bit counts, each read into its member of code_object_kernel; `bit` 0: optional.
+    struct u32_field {
+        const char* key;
+        std::uint32_t code_object_kernel::*member;
+        unsigned bit;
+    };
+    static constexpr u32_field u32_fields[] = {
+        {".vgpr_count", &code_object_kernel::vgpr_count, f_vgpr},
+        {".agpr_count", &code_object_kernel::agpr_count, 0},
+        {".sgpr_count", &code_object_kernel::sgpr_count, f_sgpr},
+        {".vgpr_spill_count", &code_object_kernel::vgpr_spill_count, 0},
+        {".sgpr_spill_count", &code_object_kernel::sgpr_spill_count, 0},
+        {".wavefront_size", &code_object_kernel::wavefront_size, f_wave},
+        {".max_flat_workgroup_size", &code_object_kernel::max_flat_workgroup_size, f_max_flat},
+    };
+    const auto u32_field_named = [](std::string_view key) -> const u32_field* {
+        for (const u32_field& f : u32_fields)
+            if (key == f.key) return &f;
+        return nullptr;
+    };
     const std::uint64_t at = r.file_offset();
     code_object_kernel k;
     unsigned seen = 0;
     const std::uint64_t fields = r.read_map("kernel metadata");
     for (std::uint64_t i = 0; i < fields; ++i) {
         const std::string_view key = r.read_string("kernel metadata key");
-        if (key == ".name") {
+        if (const u32_field* f = u32_field_named(key)) {
+            k.*(f->member) = read_u32_field(r, f->key);
+            seen |= f->bit;
+        } else if (key == ".name") {
             k.name = r.read_string(".name");
             seen |= f_name;
         } else if (key == ".symbol") {
             k.symbol = r.read_string(".symbol");
             seen |= f_symbol;
-        } else if (key == ".vgpr_count") {
-            k.vgpr_count = read_u32_field(r, ".vgpr_count");
-            seen |= f_vgpr;
-        } else if (key == ".agpr_count") {
-            k.agpr_count = read_u32_field(r, ".agpr_count");
-        } else if (key == ".sgpr_count") {
-            k.sgpr_count = read_u32_field(r, ".sgpr_count");
-            seen |= f_sgpr;
-        } else if (key == ".vgpr_spill_count") {
-            k.vgpr_spill_count = read_u32_field(r, ".vgpr_spill_count");
-        } else if (key == ".sgpr_spill_count") {
-            k.sgpr_spill_count = read_u32_field(r, ".sgpr_spill_count");
-        } else if (key == ".wavefront_size") {
-            k.wavefront_size = read_u32_field(r, ".wavefront_size");
-            seen |= f_wave;
-        } else if (key == ".max_flat_workgroup_size") {
-            k.max_flat_workgroup_size = read_u32_field(r, ".max_flat_workgroup_size");
-            seen |= f_max_flat;
         } else if (key == ".group_segment_fixed_size") {
             k.group_segment_fixed_size = r.read_uint(".group_segment_fixed_size");
             seen |= f_group;

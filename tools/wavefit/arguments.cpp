@@ -206,6 +206,33 @@ dims required_dims(const given_flags& given, const subcommand_spec& spec, std::s
     return dims_value(flag, *text);
 }
 
+// The start of the request of check, plan or occupancy, the subcommands about one launch of one kernel: no
+// positionals, and a device (or the --kernel FILE:NAME it follows from). Each adds its own flags after it.
+template <class Request> Request launch_request(const given_flags& given, const subcommand_spec& spec, bool json) {
+    given.expect_no_positionals();
+    Request r;
+    r.json = json;
+    r.device = required_device_from(given, spec);
+    return r;
+}
+
+// The one FILE that inspect and audit read; `kinds` says what FILE may be when it is missing.
+std::string single_file(const given_flags& given, const subcommand_spec& spec, std::string_view kinds) {
+    const std::vector<std::string_view>& files = given.positionals();
+    if (files.empty()) throw usage_error(command_name(spec) + " needs FILE: " + std::string(kinds));
+    if (files.size() > 1) throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
+    if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
+    return std::string(files.front());
+}
+
+// The FILE of an optional `flag FILE` (nothing when the flag is absent); an empty FILE is a usage error.
+std::optional<std::string> optional_file(const given_flags& given, std::string_view flag) {
+    const std::string_view* file = given.value(flag);
+    if (file == nullptr) return std::nullopt;
+    if (file->empty()) throw usage_error(std::string(flag) + " needs a FILE, got ''");
+    return std::string(*file);
+}
+
 // --grid-policy cover | saturate[:ROUNDS] | coarsen[:ITEMS].
 void apply_grid_policy_flag(wavefit::work& w, std::string_view text) {
     const std::size_t colon = text.find(':');
@@ -288,10 +315,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
         case subcommand::presets: given.expect_no_positionals(); return presets_request{json};
         case subcommand::info: given.expect_no_positionals(); return info_request{json, device_from(given)};
         case subcommand::check: {
-            given.expect_no_positionals();
-            check_request r;
-            r.json = json;
-            r.device = required_device_from(given, spec);
+            check_request r = launch_request<check_request>(given, spec, json);
             r.grid = required_dims(given, spec, "--grid");
             r.block = required_dims(given, spec, "--block");
             r.kernel = kernel_from(given);
@@ -308,19 +332,13 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             return r;
         }
         case subcommand::plan: {
-            given.expect_no_positionals();
-            plan_request r;
-            r.json = json;
-            r.device = required_device_from(given, spec);
+            plan_request r = launch_request<plan_request>(given, spec, json);
             r.work = work_from(given, spec);
             r.kernel = kernel_from(given);
             return r;
         }
         case subcommand::occupancy: {
-            given.expect_no_positionals();
-            occupancy_request r;
-            r.json = json;
-            r.device = required_device_from(given, spec);
+            occupancy_request r = launch_request<occupancy_request>(given, spec, json);
             if (const std::string_view* block = given.value("--block"))
                 r.block = number_in_range("--block", *block, 1, u64_max);
             r.powers_of_two = given.has("--powers-of-two");
@@ -331,14 +349,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
         case subcommand::inspect: {
             inspect_request r;
             r.json = json;
-            const std::vector<std::string_view>& files = given.positionals();
-            if (files.empty())
-                throw usage_error(command_name(spec) +
-                                  " needs FILE: a code object, offload bundle, or HIP object, executable or shared library");
-            if (files.size() > 1)
-                throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
-            if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
-            r.file = std::string(files.front());
+            r.file = single_file(given, spec, "a code object, offload bundle, or HIP object, executable or shared library");
             if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
             if (const std::string_view* kernel = given.value("--kernel")) {
                 if (kernel->empty()) throw usage_error("--kernel needs a kernel NAME (got '')");
@@ -351,14 +362,7 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
             r.json = json;
             r.markdown = given.has("--markdown");
             if (r.json && r.markdown) throw usage_error("--json and --markdown exclude each other");
-            const std::vector<std::string_view>& files = given.positionals();
-            if (files.empty())
-                throw usage_error(command_name(spec) +
-                                  " needs FILE: a rocprofv3, rocprof, omniperf, nsys or PyTorch profiler trace");
-            if (files.size() > 1)
-                throw usage_error(command_name(spec) + " reads one FILE; unexpected argument " + quoted(files[1]));
-            if (files.front().empty()) throw usage_error(command_name(spec) + " needs FILE, got ''");
-            r.file = std::string(files.front());
+            r.file = single_file(given, spec, "a rocprofv3, rocprof, omniperf, nsys or PyTorch profiler trace");
             if (const std::string_view* preset = given.value("--preset")) r.preset = std::string(*preset);
             if (const std::string_view* top = given.value("--top")) r.top = number_in_range("--top", *top, 0, u64_max);
             return r;
@@ -388,14 +392,8 @@ command_line build_request(const subcommand_spec& spec, const given_flags& given
                     throw usage_error("--json and --format " + std::string(*format) + " both choose the output; give only one");
             }
             if (json) r.format = lint_request::output::json;
-            if (const std::string_view* file = given.value("--baseline")) {
-                if (file->empty()) throw usage_error("--baseline needs a FILE, got ''");
-                r.baseline = std::string(*file);
-            }
-            if (const std::string_view* file = given.value("--write-baseline")) {
-                if (file->empty()) throw usage_error("--write-baseline needs a FILE, got ''");
-                r.write_baseline = std::string(*file);
-            }
+            r.baseline = optional_file(given, "--baseline");
+            r.write_baseline = optional_file(given, "--write-baseline");
             if (const std::string_view* jobs = given.value("--jobs")) r.jobs = number_in_range("--jobs", *jobs, 1, 256);
             return r;
         }

@@ -105,13 +105,6 @@ struct audited {
 
 void write_dims(json_writer& json, const dims& d) { json.begin_array().value(d.x).value(d.y).value(d.z).end_array(); }
 
-void write_optional(json_writer& json, const std::optional<std::uint32_t>& v) {
-    if (v)
-        json.value(*v);
-    else
-        json.null();
-}
-
 }  // namespace
 
 command_output run(const audit_request& r) {
@@ -155,11 +148,7 @@ command_output run(const audit_request& r) {
         json_writer json;
         json.begin_object().key("source").begin_object();
         json.key("format").value(to_string(trace.format));
-        json.key("device");
-        if (trace_device.empty())
-            json.null();
-        else
-            json.value(trace_device);
+        json.key("device").text_or_null(trace_device);
         json.key("preset").value(device.preset);
         json.key("dispatches").value(trace.kernels.dispatches());
         json.key("kernel_time_ns").value(total);
@@ -171,11 +160,7 @@ command_output run(const audit_request& r) {
         // Beyond the contract: whether the times are known, and where they came from.
         json.key("timed").value(trace.timed);
         json.key("ranked_by").value(trace.timed ? "gpu_time" : "dispatches");
-        json.key("times_from");
-        if (trace.times_from.empty())
-            json.null();
-        else
-            json.value(trace.times_from);
+        json.key("times_from").text_or_null(trace.times_from);
         json.key("untimed_dispatches").value(trace.untimed_dispatches);
         json.end_object();
         json.key("kernels").begin_array();
@@ -196,12 +181,9 @@ command_output run(const audit_request& r) {
             json.key("work_items");
             write_dims(json, work_items_of(g.launch.grid, g.launch.block));
             json.key("registers").value(a.resources.registers);
-            json.key("arch_vgpr");
-            write_optional(json, g.launch.arch_vgpr);
-            json.key("accum_vgpr");
-            write_optional(json, g.launch.accum_vgpr);
-            json.key("sgprs");
-            write_optional(json, g.launch.sgprs);
+            json.key("arch_vgpr").value_or_null(g.launch.arch_vgpr);
+            json.key("accum_vgpr").value_or_null(g.launch.accum_vgpr);
+            json.key("sgprs").value_or_null(g.launch.sgprs);
             json.key("shared").value(g.launch.shared);
             json.key("scratch").value(g.launch.scratch);
             json.key("occupancy").begin_object();
@@ -209,11 +191,7 @@ command_output run(const audit_request& r) {
             json.end_object();
             // Beyond the contract's fields: the grid-capped estimate, the trace's own, each resource's limit, the hint.
             json.key("estimated_achieved_occupancy").value(a.estimated_achieved);
-            json.key("trace_occupancy");
-            if (g.trace_occupancy())
-                json.value(*g.trace_occupancy());
-            else
-                json.null();
+            json.key("trace_occupancy").value_or_null(g.trace_occupancy());
             json.key("occupancy_limits").begin_object();
             const auto limit = [&json](const char* k, std::uint32_t v) {
                 json.key(k);
@@ -228,11 +206,7 @@ command_output run(const audit_request& r) {
             limit("scalar_registers", a.occupancy.limits.scalar_registers);
             limit("shared_memory", a.occupancy.limits.shared_memory);
             json.end_object();
-            json.key("hint");
-            if (a.hint.found())
-                json.value(a.hint.text);
-            else
-                json.null();
+            json.key("hint").text_or_null(a.hint.text);
             json.key("findings").begin_array();
             for (const audit_finding& f : a.findings) {
                 json.begin_object();

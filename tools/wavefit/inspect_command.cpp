@@ -247,11 +247,7 @@ command_output run(const inspect_request& r) {
             json.key("preset").value(preset->preset);
             json.key("target_id").value(preset->target_id);
             json.key("loads").value(!verdict);
-            json.key("message");
-            if (verdict)
-                json.value(*verdict);
-            else
-                json.null();
+            json.key("message").value_or_null(verdict);
             json.end_object();
         }
         result.out = json.end_object().finish();

@@ -8,6 +8,7 @@
 #include <cmath>        // std::isfinite
 #include <cstddef>      // std::size_t
 #include <cstdint>      // integer values
+#include <optional>     // value_or_null
 #include <string>       // the document
 #include <string_view>  // keys and string values
 #include <vector>       // nesting state
@@ -88,6 +89,9 @@ public:
         out_ += "null";
         return *this;
     }
+    // A field that may be missing is null, never "" or 0, so that scripts can tell "none" from a value.
+    json_writer& text_or_null(std::string_view text) { return text.empty() ? null() : value(text); }
+    template <class T> json_writer& value_or_null(const std::optional<T>& v) { return v ? value(*v) : null(); }
 
     // The document with a final newline; valid once every object and array is closed.
     std::string finish() const { return out_ + "\n"; }

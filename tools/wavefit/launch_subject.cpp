@@ -155,11 +155,7 @@ void write_kernel_json(json_writer& json, const launch_subject& s) {
     json.key("demangled").value(s.kernel->demangled);
     json.key("target").value(k.target);
     json.key("target_id").value(k.target_id);
-    json.key("preset");
-    if (s.device.preset.empty())
-        json.null();
-    else
-        json.value(s.device.preset);
+    json.key("preset").text_or_null(s.device.preset);
     json.key("notes").begin_array();
     for (const kernel_note& n : s.notes) json.value(n.text);
     json.end_array();

@@ -397,26 +397,40 @@ private:
         for (const std::size_t m : matched_)
             if (m == entry && key_numbers.empty()) return;  // once per line
         matched_.push_back(entry);
+        found_problem* p = problem_for(std::move(key), [&] {
+            found_problem first;
+            first.entry = entry;
+            first.excerpt = excerpt(text, at);
+            first.numbers = key_numbers;
+            for (const auto& n : extra_numbers) first.numbers.push_back(n);
+            first.from_line = std::move(from_line);
+            return first;
+        });
+        if (p == nullptr || !count_this_line(*p)) return;
+        if (p->numbers.empty() && !extra_numbers.empty()) p->numbers = extra_numbers;
+    }
+
+    // The problem kept under `key`, made by `make` the first time the key is seen; nullptr (and one more
+    // problem not kept) once max_problems are kept.
+    template <class Make> found_problem* problem_for(std::string key, Make&& make) {
         auto it = index_.find(key);
         if (it == index_.end()) {
             if (report_.problems.size() >= scan_limits::max_problems) {
                 ++report_.problems_not_kept;
-                return;
+                return nullptr;
             }
-            found_problem p;
-            p.entry = entry;
-            p.excerpt = excerpt(text, at);
-            p.numbers = key_numbers;
-            for (const auto& n : extra_numbers) p.numbers.push_back(n);
-            p.from_line = std::move(from_line);
-            report_.problems.push_back(std::move(p));
+            report_.problems.push_back(make());
             it = index_.emplace(std::move(key), report_.problems.size() - 1).first;
         }
-        found_problem& p = report_.problems[it->second];
-        if (!p.lines.empty() && p.lines.back() == report_.lines) return;
+        return &report_.problems[it->second];
+    }
+
+    // Counts the current line for `p`; false when this line has already been counted for it.
+    bool count_this_line(found_problem& p) {
+        if (!p.lines.empty() && p.lines.back() == report_.lines) return false;
         ++p.occurrences;
         if (p.lines.size() < scan_limits::max_lines_per_problem) p.lines.push_back(report_.lines);
-        if (p.numbers.empty() && !extra_numbers.empty()) p.numbers = extra_numbers;
+        return true;
     }
 
     // "Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel K".
@@ -581,25 +595,15 @@ private:
 
     // An identifier shaped like an error name that no entry knows: its own problem, keyed by the name.
     void note_unknown(std::string_view name, std::string_view text, std::size_t at) {
-        const std::string key = "? " + std::string(name);
         matched_.push_back(notebook::npos);
-        auto it = index_.find(key);
-        if (it == index_.end()) {
-            if (report_.problems.size() >= scan_limits::max_problems) {
-                ++report_.problems_not_kept;
-                return;
-            }
-            found_problem p;
-            p.entry = notebook::npos;
-            p.unknown_name = terminal_safe(name.substr(0, std::min<std::size_t>(name.size(), 128)));
-            p.excerpt = excerpt(text, at);
-            report_.problems.push_back(std::move(p));
-            it = index_.emplace(key, report_.problems.size() - 1).first;
-        }
-        found_problem& p = report_.problems[it->second];
-        if (!p.lines.empty() && p.lines.back() == report_.lines) return;
-        ++p.occurrences;
-        if (p.lines.size() < scan_limits::max_lines_per_problem) p.lines.push_back(report_.lines);
+        found_problem* p = problem_for("? " + std::string(name), [&] {
+            found_problem first;
+            first.entry = notebook::npos;
+            first.unknown_name = terminal_safe(name.substr(0, std::min<std::size_t>(name.size(), 128)));
+            first.excerpt = excerpt(text, at);
+            return first;
+        });
+        if (p != nullptr) count_this_line(*p);
     }
 
     // Names as whole identifiers, and numbers in an error context.

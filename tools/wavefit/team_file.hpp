@@ -30,6 +30,7 @@
 #include "analysis/explain.hpp"  // parse_code
 
 #include "notebook.hpp"
+#include "text_lines.hpp"
 
 namespace wavefit::cli {
 
@@ -288,15 +289,11 @@ private:
 inline team_file_result parse_team_text(std::string_view text, const std::string& file_name) {
     team_file_parser parser(file_name);
     std::uint64_t number = 0;
-    std::size_t at = 0;
-    while (at < text.size()) {
-        std::size_t end = text.find('\n', at);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(at, end - at);
+    text_lines lines(text);
+    for (std::string_view line; lines.next(line);) {
         const bool truncated = line.size() > team_file_limits::max_line_bytes;
         if (truncated) line = line.substr(0, team_file_limits::max_line_bytes);
         parser.line(line, ++number, truncated);
-        at = end + 1;
     }
     return parser.finish();
 }

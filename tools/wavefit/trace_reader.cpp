@@ -14,6 +14,7 @@
 #include <utility>        // std::move
 #include <vector>         // cells
 
+#include <wavefit/detail/ascii.hpp>  // to_lower
 #include <wavefit/detail/json_reader.hpp>
 
 #include "analysis/csv_reader.hpp"
@@ -54,8 +55,7 @@ constexpr std::size_t max_symbols = 1000000;
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    for (char& c : out) c = detail::to_lower(c);
     return out;
 }
 

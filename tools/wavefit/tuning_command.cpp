@@ -232,11 +232,7 @@ command_output check(const tuning_request& r) {
             json.begin_object();
             write_record(json, records[i], names[i]);
             json.key("valid").value(verdicts[i].problem.empty());
-            json.key("problem");
-            if (verdicts[i].problem.empty())
-                json.null();
-            else
-                json.value(verdicts[i].problem);
+            json.key("problem").text_or_null(verdicts[i].problem);
             json.key("for_this_device").value(verdicts[i].for_this_device);
             json.end_object();
         }

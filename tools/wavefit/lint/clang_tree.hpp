@@ -29,6 +29,30 @@ template <class Visit> void walk(CXCursor c, Visit&& visit) {
         if (visit(child)) walk(child, visit);
 }
 
+// Whether `matches` holds for `c` or a cursor below it; the walk stops at the first match.
+template <class Matches> bool any_in_tree(CXCursor c, Matches&& matches) {
+    if (matches(c)) return true;
+    bool found = false;
+    walk(c, [&](CXCursor below) {
+        if (found) return false;
+        found = matches(below);
+        return !found;
+    });
+    return found;
+}
+
+// The first non-null cursor `find` returns for `c` or a cursor below it, in pre-order; null if none.
+template <class Find> CXCursor first_in_tree(CXCursor c, Find&& find) {
+    CXCursor found = find(c);
+    if (!clang_Cursor_isNull(found)) return found;
+    walk(c, [&](CXCursor below) {
+        if (!clang_Cursor_isNull(found)) return false;
+        found = find(below);
+        return clang_Cursor_isNull(found) != 0;
+    });
+    return found;
+}
+
 bool is_expression(CXCursor c);
 // The expression under implicit conversions, parentheses and temporaries (UnexposedExpr with one child,
 // ParenExpr): what the user wrote, as the type checker saw it.

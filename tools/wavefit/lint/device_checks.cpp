@@ -30,7 +30,6 @@ std::string callee_name(CXCursor call) {
 }
 
 bool contains_product(CXCursor expression, std::string_view first, std::string_view second) {
-    bool found = false;
     const auto is_product = [&](CXCursor c) {
         const CXCursorKind k = clang_getCursorKind(c);
         CXCursor a;
@@ -47,13 +46,7 @@ bool contains_product(CXCursor expression, std::string_view first, std::string_v
         return (is_builtin_index(a, first) && is_builtin_index(b, second)) ||
                (is_builtin_index(a, second) && is_builtin_index(b, first));
     };
-    if (is_product(expression)) return true;
-    walk(expression, [&](CXCursor c) {
-        if (found) return false;
-        found = is_product(c);
-        return !found;
-    });
-    return found;
+    return any_in_tree(expression, is_product);
 }
 
 bool contains_global_index_product(CXCursor expression) {
@@ -62,7 +55,6 @@ bool contains_global_index_product(CXCursor expression) {
 
 bool depends_on_thread_index(CXCursor expression, CXCursor scope, int depth) {
     if (depth > 4) return false;
-    bool found = false;
     const auto check = [&](CXCursor c) {
         if (is_builtin_index(c, "threadIdx")) return true;
         const CXCursorKind k = clang_getCursorKind(c);
@@ -79,13 +71,7 @@ bool depends_on_thread_index(CXCursor expression, CXCursor scope, int depth) {
         }
         return false;
     };
-    if (check(expression)) return true;
-    walk(expression, [&](CXCursor c) {
-        if (found) return false;
-        found = check(c);
-        return !found;
-    });
-    return found;
+    return any_in_tree(expression, check);
 }
 
 std::string function_key(CXCursor function) {

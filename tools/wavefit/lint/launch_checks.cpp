@@ -73,39 +73,27 @@ dims3 dims_of(CXCursor argument, CXCursor scope, int depth = 0) {
 // variables' initializers; null cursor when there is none.
 CXCursor narrowed_64bit(CXCursor expression, CXCursor scope, int depth = 0) {
     if (depth > 3 || clang_Cursor_isNull(expression)) return clang_getNullCursor();
-    CXCursor found = clang_getNullCursor();
-    const auto check = [&](CXCursor c) {
+    const auto narrowed_at = [&](CXCursor c) -> CXCursor {
         const CXCursorKind k = clang_getCursorKind(c);
         if (k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
             k == CXCursor_CXXFunctionalCastExpr) {
             const unsigned to = integer_bits(clang_getCursorType(c));
-            if (to == 0 || to > 32) return false;
+            if (to == 0 || to > 32) return clang_getNullCursor();
             for (const CXCursor& inner : children_of(c)) {
                 if (!is_expression(inner)) continue;
-                if (integer_bits(clang_getCursorType(inner)) == 64 && !integer_value(inner)) {
-                    found = inner;
-                    return true;
-                }
+                if (integer_bits(clang_getCursorType(inner)) == 64 && !integer_value(inner)) return inner;
             }
         }
         if (k == CXCursor_DeclRefExpr) {
             const CXCursor var = clang_getCursorReferenced(c);
             if (clang_getCursorKind(var) == CXCursor_VarDecl && integer_bits(clang_getCursorType(var)) != 0) {
                 const CXCursor init = initializer_of(var);
-                if (!clang_Cursor_isNull(init)) {
-                    const CXCursor inner = narrowed_64bit(init, scope, depth + 1);
-                    if (!clang_Cursor_isNull(inner)) {
-                        found = inner;
-                        return true;
-                    }
-                }
+                if (!clang_Cursor_isNull(init)) return narrowed_64bit(init, scope, depth + 1);
             }
         }
-        return false;
+        return clang_getNullCursor();
     };
-    if (check(expression)) return found;
-    walk(expression, [&](CXCursor c) { return clang_Cursor_isNull(found) && !check(c); });
-    return found;
+    return first_in_tree(expression, narrowed_at);
 }
 
 // Visits `expression` and, through local variables it reads, the expressions they were initialized with
@@ -290,24 +278,16 @@ struct launch_site {
 };
 
 CXCursor function_named_in(CXCursor expression) {
-    CXCursor found = clang_getNullCursor();
-    const auto check = [&](CXCursor c) {
+    return first_in_tree(expression, [](CXCursor c) {
         const CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_DeclRefExpr && k != CXCursor_OverloadedDeclRef) return false;
+        if (k != CXCursor_DeclRefExpr && k != CXCursor_OverloadedDeclRef) return clang_getNullCursor();
         // A call in a template names the kernel through its overload set until instantiation.
         const CXCursor ref = k == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(c) > 0
                                  ? clang_getOverloadedDecl(c, 0)
                                  : clang_getCursorReferenced(c);
         const CXCursorKind rk = clang_getCursorKind(ref);
-        if (rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
-            found = ref;
-            return true;
-        }
-        return false;
-    };
-    if (check(expression)) return found;
-    walk(expression, [&](CXCursor c) { return clang_Cursor_isNull(found) && !check(c); });
-    return found;
+        return rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate ? ref : clang_getNullCursor();
+    });
 }
 
 bool is_configure_call(const std::string& name) {
@@ -529,19 +509,14 @@ void check_launch_site(const launch_site& site, CXCursor scope, analysis& a) {
 }
 
 bool queries_shared_memory_limit(CXCursor function) {
-    bool found = false;
-    walk(function, [&](CXCursor c) {
-        if (found) return false;
+    return any_in_tree(function, [](CXCursor c) {
         const CXCursorKind k = clang_getCursorKind(c);
         const std::string name = spelling_of(c);
-        if (k == CXCursor_MemberRefExpr && name.find("sharedMemPerBlock") != std::string::npos) found = true;
-        if (k == CXCursor_CallExpr &&
-            (name == "cudaDeviceGetAttribute" || name == "hipDeviceGetAttribute" || name == "cudaGetDeviceProperties" ||
-             name == "hipGetDeviceProperties" || name == "cuDeviceGetAttribute"))
-            found = true;
-        return !found;
+        if (k == CXCursor_MemberRefExpr && name.find("sharedMemPerBlock") != std::string::npos) return true;
+        return k == CXCursor_CallExpr &&
+               (name == "cudaDeviceGetAttribute" || name == "hipDeviceGetAttribute" || name == "cudaGetDeviceProperties" ||
+                name == "hipGetDeviceProperties" || name == "cuDeviceGetAttribute");
     });
-    return found;
 }
 
 void check_shared_memory_attribute(CXCursor call, CXCursor function, analysis& a) {

@@ -51,21 +51,15 @@ std::optional<std::int64_t> host_value_of_device_macro(std::string_view name) {
 
 // Whether a host function reads the device's warp size (cudaDevAttrWarpSize, deviceProp.warpSize).
 bool reads_device_warp_size(CXCursor function) {
-    bool found = false;
-    walk(function, [&](CXCursor c) {
-        if (found) return false;
+    return any_in_tree(function, [](CXCursor c) {
         const CXCursorKind k = clang_getCursorKind(c);
-        if (k == CXCursor_MemberRefExpr && spelling_of(c) == "warpSize") found = true;
-        if (k == CXCursor_CallExpr) {
-            const std::string name = spelling_of(c);
-            constexpr std::int64_t warp_size_attribute = 10;  // cudaDevAttrWarpSize, hipDeviceAttributeWarpSize
-            if ((name == "cudaDeviceGetAttribute" || name == "hipDeviceGetAttribute") && clang_Cursor_getNumArguments(c) > 1 &&
-                integer_value(clang_Cursor_getArgument(c, 1)) == warp_size_attribute)
-                found = true;
-        }
-        return !found;
+        if (k == CXCursor_MemberRefExpr && spelling_of(c) == "warpSize") return true;
+        if (k != CXCursor_CallExpr) return false;
+        const std::string name = spelling_of(c);
+        constexpr std::int64_t warp_size_attribute = 10;  // cudaDevAttrWarpSize, hipDeviceAttributeWarpSize
+        return (name == "cudaDeviceGetAttribute" || name == "hipDeviceGetAttribute") &&
+               clang_Cursor_getNumArguments(c) > 1 && integer_value(clang_Cursor_getArgument(c, 1)) == warp_size_attribute;
     });
-    return found;
 }
 
 // Where a warp-size constant of 32 does harm: a use in device code that also sees the whole wavefront
@@ -254,28 +248,27 @@ std::optional<std::int64_t> host_value_of_tokens(const std::vector<token>& body,
     // Device-only macros in the body take their host value; other macros their host value in turn.
     std::vector<token> substituted;
     for (const token& t : body) {
+        bool is_macro = false;
+        std::optional<std::int64_t> v;
         if (t.kind == CXToken_Identifier && is_device_only_macro(t.text)) {
-            const auto v = host_value_of_device_macro(t.text);
-            if (!v) return std::nullopt;
-            token n = t;
-            n.kind = CXToken_Literal;
-            n.text = std::to_string(*v);
-            substituted.push_back(n);
-            continue;
-        }
-        if (t.kind == CXToken_Identifier && depth < 4) {
+            is_macro = true;
+            v = host_value_of_device_macro(t.text);
+        } else if (t.kind == CXToken_Identifier && depth < 4) {
             const tu_tokens::macro* inner = a.tokens().find_macro(t.text);
             if (inner != nullptr && !inner->function_like) {
-                const auto v = host_value(t.text, *inner, a, depth + 1);
-                if (!v) return std::nullopt;
-                token n = t;
-                n.kind = CXToken_Literal;
-                n.text = std::to_string(*v);
-                substituted.push_back(n);
-                continue;
+                is_macro = true;
+                v = host_value(t.text, *inner, a, depth + 1);
             }
         }
-        substituted.push_back(t);
+        if (!is_macro) {
+            substituted.push_back(t);
+            continue;
+        }
+        if (!v) return std::nullopt;  // one macro without a host value leaves the whole body unknown
+        token n = t;
+        n.kind = CXToken_Literal;
+        n.text = std::to_string(*v);
+        substituted.push_back(n);
     }
     return evaluate_tokens(substituted, a.tokens());
 }

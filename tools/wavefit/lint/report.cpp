@@ -136,11 +136,7 @@ std::string render_json(const lint_report& r) {
         j.key("errors").value(s.errors);
         j.key("first_error").value(s.first_error);
         j.key("precompiled").value(s.precompiled);
-        j.key("shared_header");
-        if (s.shared_header.empty())
-            j.null();
-        else
-            j.value(s.shared_header);
+        j.key("shared_header").text_or_null(s.shared_header);
         j.key("parse_seconds").value(s.parse_seconds);
         j.key("check_seconds").value(s.check_seconds);
         j.end_object();

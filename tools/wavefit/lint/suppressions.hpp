@@ -17,6 +17,7 @@
 #include <string_view>  // input text
 #include <vector>       // entries
 
+#include "../text_lines.hpp"
 #include "rules.hpp"
 
 namespace wavefit::cli::lint {
@@ -270,12 +271,8 @@ inline baseline_file parse_baseline(std::string_view text, std::string_view name
             result.errors.push_back(std::string(name) + ":" + std::to_string(line) + ": " + reason);
     };
     std::uint64_t line_number = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        start = end + 1;
+    text_lines lines(text);
+    for (std::string_view line; lines.next(line);) {
         ++line_number;
         if (line.size() > baseline_limits::max_line_bytes) {
             error(line_number, "line longer than " + std::to_string(baseline_limits::max_line_bytes) + " bytes");
