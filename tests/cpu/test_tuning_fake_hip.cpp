@@ -257,23 +257,23 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         wavefit::set_tuning_mode(wavefit::tuning_mode::use);
         CHECK(wavefit::try_launch(tuned_kernel<12>, w, nullptr, nullptr, 4099).config.block.x == 256);
     }
-    SECTION("a candidate that is faster only by the noise (0.4%, below the 0.5% floor) does not replace it") {
-        fake::name_kernel(address_of<13>(), "_Z13tuned_kernelILi13EEvPfi");
-        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 996000.0 : 1000000.0; });
-        const wavefit::tuning_result r = wavefit::tune(
-            tuned_kernel<13>, wavefit::work::elements(n).block_powers_of_two().replacing(original), nullptr, nullptr, 4099);
-        REQUIRE(r.ok);
-        CHECK_FALSE(r.tuned);
-        CHECK(r.chosen == original);
-    }
-    SECTION("a candidate faster by 0.7%, above the floor, replaces it") {
-        fake::name_kernel(address_of<15>(), "_Z13tuned_kernelILi15EEvPfi");
-        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 993000.0 : 1000000.0; });
-        const wavefit::tuning_result r = wavefit::tune(
-            tuned_kernel<15>, wavefit::work::elements(n).block_powers_of_two().replacing(original), nullptr, nullptr, 4099);
-        REQUIRE(r.ok);
-        CHECK(r.tuned);
-        CHECK(r.chosen.block.x == 256);
+    SECTION("the floor: block 256 faster by 0.4% (the noise) keeps the user's block, faster by 0.7% replaces it") {
+        const auto tune_with_256_at = [&](auto kernel, const void* address, const char* mangled, double ns) {
+            fake::name_kernel(address, mangled);
+            fake::set_duration_model([ns](const void*, dim3, dim3 block) { return block.x == 256 ? ns : 1000000.0; });
+            return wavefit::tune(kernel, wavefit::work::elements(n).block_powers_of_two().replacing(original), nullptr,
+                                 nullptr, 4099);
+        };
+        const wavefit::tuning_result kept =
+            tune_with_256_at(tuned_kernel<13>, address_of<13>(), "_Z13tuned_kernelILi13EEvPfi", 996000.0);
+        REQUIRE(kept.ok);
+        CHECK_FALSE(kept.tuned);
+        CHECK(kept.chosen == original);
+        const wavefit::tuning_result replaced =
+            tune_with_256_at(tuned_kernel<15>, address_of<15>(), "_Z13tuned_kernelILi15EEvPfi", 993000.0);
+        REQUIRE(replaced.ok);
+        CHECK(replaced.tuned);
+        CHECK(replaced.chosen.block.x == 256);
     }
     SECTION("blocks not stated: the replaced configuration's block is the only one tried, however fast another is") {
         fake::name_kernel(address_of<14>(), "_Z13tuned_kernelILi14EEvPfi");
