@@ -32,6 +32,8 @@
 #include <wavefit/presets.hpp>
 #include <wavefit/validate.hpp>
 
+#include "describe_case.hpp"  // tests/cpu: the device and kernel as the property tests print them
+
 namespace {
 
 __extension__ typedef unsigned __int128 u128;  // exact sums and products of 64-bit sizes
@@ -165,17 +167,8 @@ dims fuzzed_dims(FuzzedDataProvider& in) {
 
 std::string describe_case(const device_limits& d, const kernel_resources& k, const wavefit::plan_options& opt) {
     std::ostringstream s;
-    s << "device " << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block
-      << ", max block (" << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid ("
-      << d.max_grid.x << ", " << d.max_grid.y << ", " << d.max_grid.z << "), work-item cap "
-      << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds " << d.simds_per_cu << " x "
-      << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared " << d.shared_per_block << "/"
-      << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block << " unit "
-      << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
-      << d.register_granule << ", max/thread " << d.max_registers_per_thread << ", max/block " << d.max_registers_per_block
-      << ", SGPRs " << d.scalar_registers_per_simd << " granule " << d.scalar_register_granule << "\nkernel registers "
-      << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared << ", bound "
-      << k.max_threads_per_block << "\noptions dynamic shared " << opt.dynamic_shared << ", min efficient block "
+    s << "device " << spec::describe_device(d) << " granule " << d.scalar_register_granule << "\nkernel "
+      << spec::describe_kernel(k) << "\noptions dynamic shared " << opt.dynamic_shared << ", min efficient block "
       << opt.min_efficient_block << ", spread " << opt.spread_small_work;
     return s.str();
 }

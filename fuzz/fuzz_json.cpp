@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include <wavefit/detail/json_reader.hpp>
+#include <wavefit/tuning_records.hpp>  // json_escaped, the library's string writer
 
 namespace {
 
@@ -82,22 +83,10 @@ std::string transcript(json_pull_reader& r, bool check_utf8) {
     }
 }
 
+// Strings are escaped as the tuning records escape theirs: '"', '\\' and the control characters.
 void write_string(std::string& out, std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
     out += '"';
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
-        } else {
-            out += ch;
-        }
-    }
+    out += wavefit::detail::json_escaped(s);
     out += '"';
 }
 

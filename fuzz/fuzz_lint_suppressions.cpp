@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_line_errors.hpp"
 #include "lint/shared_headers.hpp"
 #include "lint/suppressions.hpp"
 
@@ -44,15 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     const lint::baseline_file parsed = lint::parse_baseline(text, "fuzz.baseline");
-    if (parsed.errors.size() > lint::baseline_limits::max_errors_kept) finding("more errors kept than the cap");
-    if (parsed.error_count < parsed.errors.size()) finding("error_count below the errors kept");
     if (parsed.entries.size() > lint::baseline_limits::max_entries) finding("more entries than the cap");
-    for (const std::string& e : parsed.errors) {
-        if (e.find('\n') != std::string::npos || e.find('\r') != std::string::npos) finding("an error spans lines", e);
-        if (e.rfind("fuzz.baseline:", 0) != 0) finding("an error does not start with the file name", e);
-        const std::uint64_t n = std::strtoull(e.c_str() + 14, nullptr, 10);
-        if (n < 1 || n > lines) finding("an error names a line outside the file", e);
-    }
+    fuzz_line_errors::check(parsed, lint::baseline_limits::max_errors_kept, "fuzz.baseline", lines, finding);
     for (const lint::baseline_entry& e : parsed.entries) {
         if (lint::find_rule(e.code) == nullptr || !lint::is_fingerprint(e.fingerprint) || e.path.empty())
             finding("an accepted entry is malformed", e.code + " " + e.path);

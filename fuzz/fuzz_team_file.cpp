@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_line_errors.hpp"
 #include "notebook.hpp"
 #include "team_file.hpp"
 
@@ -54,14 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     cli::team_file_result parsed = cli::parse_team_text(text, "fuzz.kb");
     if (parsed.entries.size() > cli::team_file_limits::max_entries) finding("more entries than the cap");
-    if (parsed.errors.size() > cli::team_file_limits::max_errors_kept) finding("more errors kept than the cap");
-    if (parsed.error_count < parsed.errors.size()) finding("error_count below the errors kept");
-    for (const std::string& e : parsed.errors) {
-        if (e.find('\n') != std::string::npos || e.find('\r') != std::string::npos) finding("an error spans lines", e);
-        if (e.rfind("fuzz.kb:", 0) != 0) finding("an error does not start with the file name", e);
-        const std::uint64_t n = std::strtoull(e.c_str() + 8, nullptr, 10);
-        if (n < 1 || n > line_count) finding("an error names a line outside the file", e);
-    }
+    fuzz_line_errors::check(parsed, cli::team_file_limits::max_errors_kept, "fuzz.kb", line_count, finding);
     for (const cli::notebook_entry& e : parsed.entries) {
         if (e.name.empty()) finding("an accepted entry without a name");
         for (const auto& c : e.causes)

@@ -133,12 +133,9 @@ inline suite_case samples_vector_add_case(int n) {
     auto args = [=] {
         return std::make_tuple(static_cast<const float*>(a->data()), static_cast<const float*>(b->data()), out->data(), n);
     };
-    c.variants.push_back(original_variant("original", samples_vector_add, c.original, args));
-    c.broken = raw_closure(samples_vector_add, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, samples_vector_add, wavefit::work::elements(n).block_powers_of_two(), args, args, "work::elements(numElements).block_powers_of_two()");
-    add_grid_stride_ports(c, samples_vector_add_gs, wavefit::work::elements(n).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(numElements).block_powers_of_two().kernel_loops()");
+    add_original(c, samples_vector_add, args);
+    add_all_ports(c, samples_vector_add, samples_vector_add_gs, wavefit::work::elements(n).block_powers_of_two(), args, args,
+                  "work::elements(numElements).block_powers_of_two()");
     c.keep = {a, b, out};
     return c;
 }
@@ -210,13 +207,11 @@ inline suite_case samples_black_scholes_case(int optN) {
                                reinterpret_cast<float2*>(S->data()), reinterpret_cast<float2*>(X->data()),
                                reinterpret_cast<float2*>(T->data()), riskfree, volatility, optN);
     };
-    c.variants.push_back(original_variant("original", samples_black_scholes, c.original, args));
-    c.broken = raw_closure(samples_black_scholes, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
+    add_original(c, samples_black_scholes, args);
     // __launch_bounds__(128) is in the kernel's attributes: wavefit reads it, the port need not say it.
-    add_ports(c, samples_black_scholes, wavefit::work::elements(pairs).block_powers_of_two(), args, args, "work::elements(optN/2).block_powers_of_two()");
-    add_grid_stride_ports(c, samples_black_scholes_gs, wavefit::work::elements(pairs).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(optN/2).block_powers_of_two().kernel_loops()");
+    add_all_ports(c, samples_black_scholes, samples_black_scholes_gs,
+                  wavefit::work::elements(pairs).block_powers_of_two(), args, args,
+                  "work::elements(optN/2).block_powers_of_two()");
     c.keep = {call, put, S, X, T};
     return c;
 }

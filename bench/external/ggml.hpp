@@ -126,12 +126,9 @@ inline suite_case ggml_swiglu_case(int tokens, int ffn) {
         return std::make_tuple(static_cast<const float*>(x->data()), static_cast<const float*>(g->data()), dst->data(), k, n,
                                o0, o1);
     };
-    c.variants.push_back(original_variant("original", ggml_swiglu, c.original, args));
-    c.broken = raw_closure(ggml_swiglu, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, ggml_swiglu, wavefit::work::elements(k).block_powers_of_two(), args, args, "work::elements(k).block_powers_of_two()");
-    add_grid_stride_ports(c, ggml_swiglu_gs, wavefit::work::elements(k).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(k).block_powers_of_two().kernel_loops()");
+    add_original(c, ggml_swiglu, args);
+    add_all_ports(c, ggml_swiglu, ggml_swiglu_gs, wavefit::work::elements(k).block_powers_of_two(), args, args,
+                  "work::elements(k).block_powers_of_two()");
     c.keep = {x, g, dst};
     return c;
 }
@@ -162,10 +159,8 @@ inline suite_case ggml_rms_norm_case(int nrows, int ncols) {
         return std::make_tuple(static_cast<const float*>(x->data()), dst->data(), ncols, stride_row, stride_channel,
                                stride_sample, eps);
     };
-    c.variants.push_back(original_variant("original", ggml_rms_norm<block>, c.original, args));
     // One row fewer: the kernel takes nrows from gridDim, so the last row is never written.
-    c.broken = raw_closure(ggml_rms_norm<block>, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
+    add_original(c, ggml_rms_norm<block>, args);
     const auto w = wavefit::work::per_block(nrows, ncols).block_fixed(wavefit::dims{block});
     add_ports(c, ggml_rms_norm<block>, w, args, args, "work::per_block(nrows, ncols).block_fixed(1024)");
     auto gs_args = [=] {

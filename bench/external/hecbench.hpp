@@ -141,20 +141,16 @@ inline suite_case hecbench_softmax_case(bool per_warp, int numSlice, int sliceSi
     };
     auto args = [=] { return std::make_tuple(numSlice, sliceSize, static_cast<const float*>(src->data()), dest->data()); };
     if (per_warp) {
-        c.variants.push_back(original_variant("original", hecbench_softmax2, c.original, args));
-        c.broken = raw_closure(hecbench_softmax2, without_last_block(c.original), args);
-        add_ports(c, hecbench_softmax2, wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two(), args, args,
-                  "work::per_group(numSlice, 32, sliceSize).block_powers_of_two()");
-        add_grid_stride_ports(c, hecbench_softmax2_gs, wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two().kernel_loops(),
-                              args, args, "work::per_group(numSlice, 32, sliceSize).block_powers_of_two().kernel_loops()");
+        add_original(c, hecbench_softmax2, args);
+        add_all_ports(c, hecbench_softmax2, hecbench_softmax2_gs,
+                      wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two(), args, args,
+                      "work::per_group(numSlice, 32, sliceSize).block_powers_of_two()");
     } else {
-        c.variants.push_back(original_variant("original", hecbench_softmax, c.original, args));
-        c.broken = raw_closure(hecbench_softmax, without_last_block(c.original), args);
-        add_ports(c, hecbench_softmax, wavefit::work::elements(numSlice).block_powers_of_two(), args, args, "work::elements(numSlice).block_powers_of_two()");
-        add_grid_stride_ports(c, hecbench_softmax_gs, wavefit::work::elements(numSlice).block_powers_of_two().kernel_loops(), args, args,
-                              "work::elements(numSlice).block_powers_of_two().kernel_loops()");
+        add_original(c, hecbench_softmax, args);
+        add_all_ports(c, hecbench_softmax, hecbench_softmax_gs,
+                      wavefit::work::elements(numSlice).block_powers_of_two(), args, args,
+                      "work::elements(numSlice).block_powers_of_two()");
     }
-    c.broken_what = "the original launch without its last block";
     c.keep = {src, dest};
     return c;
 }

@@ -334,13 +334,10 @@ inline suite_case llmc_encoder_case(int B, int T, int C, int V) {
                                reinterpret_cast<const float4*>(wte->data()), reinterpret_cast<const float4*>(wpe->data()), B,
                                T, C);
     };
-    c.variants.push_back(original_variant("original", llmc_encoder_forward, c.original, args));
-    c.broken = raw_closure(llmc_encoder_forward, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
+    add_original(c, llmc_encoder_forward, args);
     const std::uint64_t quads = out_n / 4;
-    add_ports(c, llmc_encoder_forward, wavefit::work::elements(quads).block_powers_of_two(), args, args, "work::elements(B*T*C/4).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_encoder_forward_gs, wavefit::work::elements(quads).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(B*T*C/4).block_powers_of_two().kernel_loops()");
+    add_all_ports(c, llmc_encoder_forward, llmc_encoder_forward_gs, wavefit::work::elements(quads).block_powers_of_two(),
+                  args, args, "work::elements(B*T*C/4).block_powers_of_two()");
     c.keep = {out, tokens, wte, wpe};
     return c;
 }
@@ -376,12 +373,10 @@ inline suite_case llmc_layernorm_case(int B, int T, int C) {
         return std::make_tuple(out->data(), mean->data(), rstd->data(), static_cast<const float*>(inp->data()),
                                static_cast<const float*>(weight->data()), static_cast<const float*>(bias->data()), N, C);
     };
-    c.variants.push_back(original_variant("original", llmc_layernorm_forward, c.original, args));
-    c.broken = raw_closure(llmc_layernorm_forward, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_layernorm_forward, wavefit::work::per_group(N, 32, C).block_powers_of_two(), args, args, "work::per_group(B*T, 32, C).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_layernorm_forward_gs, wavefit::work::per_group(N, 32, C).block_powers_of_two().kernel_loops(), args, args,
-                          "work::per_group(B*T, 32, C).block_powers_of_two().kernel_loops()");
+    add_original(c, llmc_layernorm_forward, args);
+    add_all_ports(c, llmc_layernorm_forward, llmc_layernorm_forward_gs,
+                  wavefit::work::per_group(N, 32, C).block_powers_of_two(), args, args,
+                  "work::per_group(B*T, 32, C).block_powers_of_two()");
     c.keep = {inp, out, mean, rstd, weight, bias};
     return c;
 }
@@ -409,14 +404,11 @@ inline suite_case llmc_attention_softmax_case(int B, int NH, int T) {
     auto args = [=] {
         return std::make_tuple(att->data(), inv_temperature, static_cast<const float*>(preatt->data()), N, T);
     };
-    c.variants.push_back(original_variant("original", llmc_attention_softmax, c.original, args));
     // Blocks are taken in reverse: without the last block, the first rows are missing.
-    c.broken = raw_closure(llmc_attention_softmax, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_attention_softmax, wavefit::work::per_group(rows, 32, T).block_powers_of_two(), args, args,
-              "work::per_group(B*NH*T, 32, T).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_attention_softmax_gs, wavefit::work::per_group(rows, 32, T).block_powers_of_two().kernel_loops(), args, args,
-                          "work::per_group(B*NH*T, 32, T).block_powers_of_two().kernel_loops()");
+    add_original(c, llmc_attention_softmax, args);
+    add_all_ports(c, llmc_attention_softmax, llmc_attention_softmax_gs,
+                  wavefit::work::per_group(rows, 32, T).block_powers_of_two(), args, args,
+                  "work::per_group(B*NH*T, 32, T).block_powers_of_two()");
     c.keep = {preatt, att};
     return c;
 }
@@ -441,12 +433,9 @@ inline suite_case llmc_residual_case(int B, int T, int C) {
         poison_bytes(out->data(), out->bytes(), s);
     };
     auto args = [=] { return std::make_tuple(out->data(), inp1->data(), inp2->data(), N); };
-    c.variants.push_back(original_variant("original", llmc_residual_forward, c.original, args));
-    c.broken = raw_closure(llmc_residual_forward, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_residual_forward, wavefit::work::elements(N).block_powers_of_two(), args, args, "work::elements(B*T*C).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_residual_forward_gs, wavefit::work::elements(N).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(B*T*C).block_powers_of_two().kernel_loops()");
+    add_original(c, llmc_residual_forward, args);
+    add_all_ports(c, llmc_residual_forward, llmc_residual_forward_gs, wavefit::work::elements(N).block_powers_of_two(),
+                  args, args, "work::elements(B*T*C).block_powers_of_two()");
     c.keep = {inp1, inp2, out};
     return c;
 }
@@ -469,12 +458,9 @@ inline suite_case llmc_gelu_case(int B, int T, int C) {
         poison_bytes(out->data(), out->bytes(), s);
     };
     auto args = [=] { return std::make_tuple(out->data(), static_cast<const float*>(inp->data()), N); };
-    c.variants.push_back(original_variant("original", llmc_gelu_forward, c.original, args));
-    c.broken = raw_closure(llmc_gelu_forward, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_gelu_forward, wavefit::work::elements(N).block_powers_of_two(), args, args, "work::elements(B*T*4*C).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_gelu_forward_gs, wavefit::work::elements(N).block_powers_of_two().kernel_loops(), args, args,
-                          "work::elements(B*T*4*C).block_powers_of_two().kernel_loops()");
+    add_original(c, llmc_gelu_forward, args);
+    add_all_ports(c, llmc_gelu_forward, llmc_gelu_forward_gs, wavefit::work::elements(N).block_powers_of_two(), args, args,
+                  "work::elements(B*T*4*C).block_powers_of_two()");
     c.keep = {inp, out};
     return c;
 }
@@ -516,15 +502,13 @@ inline suite_case llmc_classifier_case(int B, int T, int V, int P) {
         return std::make_tuple(scratch_logits->data(), scratch_losses->data(), static_cast<float*>(nullptr),
                                static_cast<const float*>(nullptr), static_cast<const int*>(targets->data()), B, T, V, P);
     };
-    c.variants.push_back(original_variant("original", llmc_fused_classifier, c.original, args));
-    c.broken = raw_closure(llmc_fused_classifier, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block (the last row keeps its logits)";
+    add_original(c, llmc_fused_classifier, args,
+                 "the original launch without its last block (the last row keeps its logits)");
     // The block decides the order in which a row's exponentials are summed, so another block gives
     // other bits: the port that must reproduce the original keeps its 1024 threads.
     const auto w = wavefit::work::per_block(rows, V).block_fixed(wavefit::dims{1024});
-    add_ports(c, llmc_fused_classifier, w, args, scratch_args, "work::per_block(B*T, V).block_fixed(1024)");
-    add_grid_stride_ports(c, llmc_fused_classifier_gs, w.kernel_loops(), args, scratch_args,
-                          "work::per_block(B*T, V).block_fixed(1024).kernel_loops()");
+    add_all_ports(c, llmc_fused_classifier, llmc_fused_classifier_gs, w, args, scratch_args,
+                  "work::per_block(B*T, V).block_fixed(1024)");
     // What the kernel allows apart from its bits: any block of whole warps (32 warp slots: at most
     // 1024). Checked against the original kernel at the block wavefit chose, this shows what the plan
     // and the tuner make of rows of 50,257 when the block is theirs to choose.
@@ -584,12 +568,9 @@ inline suite_case llmc_adamw_case(long num_parameters, const std::string& model)
         return std::make_tuple(scratch_params->data(), grads->data(), scratch_m->data(), scratch_v->data(), num_parameters,
                                lr, beta1, beta2, beta1_correction, beta2_correction, eps, weight_decay);
     };
-    c.variants.push_back(original_variant("original", llmc_adamw, c.original, args));
-    c.broken = raw_closure(llmc_adamw, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block";
-    add_ports(c, llmc_adamw, wavefit::work::elements(n).block_powers_of_two(), args, scratch_args, "work::elements(num_parameters).block_powers_of_two()");
-    add_grid_stride_ports(c, llmc_adamw_gs, wavefit::work::elements(n).block_powers_of_two().kernel_loops(), args, scratch_args,
-                          "work::elements(num_parameters).block_powers_of_two().kernel_loops()");
+    add_original(c, llmc_adamw, args);
+    add_all_ports(c, llmc_adamw, llmc_adamw_gs, wavefit::work::elements(n).block_powers_of_two(), args, scratch_args,
+                  "work::elements(num_parameters).block_powers_of_two()");
     c.keep = {params, grads, m, v, scratch_params, scratch_m, scratch_v};
     return c;
 }
@@ -622,9 +603,8 @@ inline suite_case llmc_bias_backward_case(int B, int T, int OC) {
     auto scratch_args = [=] {
         return std::make_tuple(scratch_dbias->data(), static_cast<const float*>(dout->data()), B, T, OC);
     };
-    c.variants.push_back(original_variant("original", llmc_bias_backward, c.original, args));
-    c.broken = raw_closure(llmc_bias_backward, without_last_block(c.original), args);
-    c.broken_what = "the original launch without its last block (32 columns keep their old values)";
+    add_original(c, llmc_bias_backward, args,
+                 "the original launch without its last block (32 columns keep their old values)");
     // One unit per 32 columns; any block of whole warps up to 1024 works (the shared array is sized
     // by the launch: 4 bytes per thread). No grid-stride variant: with 24 or 96 units the grid is
     // already smaller than the GPU, the kernel loops over rows by itself.

@@ -67,4 +67,13 @@ void add_grid_stride_ports(suite_case& c, void (*kernel)(Params...), const wavef
         tuned_variant("gs_tuned", kernel, w.replacing(c.original), args, tune_args, work_text + ".replacing(original)"));
 }
 
+// All four ports of a kernel and of its grid-stride rewrite (same arguments) over the same work:
+// the rewrite's work is `w.kernel_loops()`, and its contract text says so.
+template <class... Params, class... GsParams, class Args, class TuneArgs>
+void add_all_ports(suite_case& c, void (*kernel)(Params...), void (*gs_kernel)(GsParams...), const wavefit::work& w,
+                   Args args, TuneArgs tune_args, const std::string& work_text) {
+    add_ports(c, kernel, w, args, tune_args, work_text);
+    add_grid_stride_ports(c, gs_kernel, w.kernel_loops(), args, tune_args, work_text + ".kernel_loops()");
+}
+
 }  // namespace wavefit_bench::external

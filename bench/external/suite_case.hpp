@@ -296,4 +296,14 @@ inline wavefit::launch_config without_last_block(wavefit::launch_config c) {
     return c;
 }
 
+// variants[0], the launch as the project makes it, and the negative control of a one-pass kernel:
+// that launch without its last block. Kernels that loop over their items set their own control.
+template <class... Params, class Args>
+void add_original(suite_case& c, void (*kernel)(Params...), Args args,
+                  const std::string& broken_what = "the original launch without its last block") {
+    c.variants.push_back(original_variant("original", kernel, c.original, args));
+    c.broken = raw_closure(kernel, without_last_block(c.original), args);
+    c.broken_what = broken_what;
+}
+
 }  // namespace wavefit_bench::external

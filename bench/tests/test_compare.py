@@ -2,11 +2,9 @@
 """Specifications of bench/compare.py: it fails only on a slowdown beyond the noise and the threshold."""
 
 import io
-import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -16,6 +14,7 @@ sys.path.insert(0, HERE)
 
 import compare  # noqa: E402
 import gbench_json  # noqa: E402
+from scratch_dir import ScratchDirCase  # noqa: E402
 from synthetic_runs import benchmark_entries, error_entries  # noqa: E402
 
 RECORDED = os.path.join(HERE, "data", "gbench_1.7.1_repetitions.json")
@@ -26,17 +25,7 @@ def run_file(entries, unit_context=None):
     return {"context": unit_context or {"device_name": "test"}, "benchmarks": entries}
 
 
-class CompareCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, name, data):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(data if isinstance(data, str) else json.dumps(data))
-        return path
-
+class CompareCase(ScratchDirCase):
     def compare(self, base, cand, *flags):
         """(exit status, stdout) of compare.main on two runs given as dicts."""
         out = io.StringIO()

@@ -3,10 +3,8 @@
 
 import contextlib
 import io
-import json
 import os
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -17,6 +15,7 @@ sys.path.insert(0, HERE)
 import external_report  # noqa: E402
 import gbench_json  # noqa: E402
 import make_report  # noqa: E402
+from scratch_dir import ScratchDirCase  # noqa: E402
 from synthetic_runs import H200_CONTEXT, benchmark_entries, error_entries  # noqa: E402
 
 
@@ -57,20 +56,10 @@ def run_file(entries, extra_context=None):
     return {"context": context, "benchmarks": entries}
 
 
-class ReportCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, data, name="run.json"):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(data if isinstance(data, str) else json.dumps(data))
-        return path
-
+class ReportCase(ScratchDirCase):
     def report(self, data):
         out = io.StringIO()
-        status = external_report.main([self.write(data)], out=out)
+        status = external_report.main([self.write("run.json", data)], out=out)
         return status, out.getvalue()
 
     def row(self, text, kernel, size):
@@ -225,7 +214,7 @@ class BadInputIsOneLine(ReportCase):
         err = io.StringIO()
         old, sys.stderr = sys.stderr, err
         try:
-            status = external_report.main([self.write(data)], out=io.StringIO())
+            status = external_report.main([self.write("run.json", data)], out=io.StringIO())
         finally:
             sys.stderr = old
         return status, err.getvalue()
@@ -249,7 +238,7 @@ class BadInputIsOneLine(ReportCase):
 
 class MakeReportTakesTheExternalRun(ReportCase):
     def test_results_md_gets_the_external_section(self):
-        path = self.write(run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
+        path = self.write("run.json", run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
         target = os.path.join(self.dir.name, "RESULTS.md")
         status = make_report.main(["--external", path, "--out", target, "--no-plots"], out=io.StringIO())
         self.assertEqual(status, 0)
@@ -259,13 +248,13 @@ class MakeReportTakesTheExternalRun(ReportCase):
         self.assertIn("| a_k | s | 100.0 | 2.000 | 2.000 |", text)
 
     def test_the_summary_prints_the_external_targets(self):
-        path = self.write(run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
+        path = self.write("run.json", run_file(kernel_entries("a_k", "s", 100.0, {"plan": 50.0, "tuned": 50.0})))
         out = io.StringIO()
         self.assertEqual(make_report.main(["--summary", "--external", path], out=out), 0)
         self.assertIn("external suite\n- plan >= 0.97 x the original on every kernel: PASS", out.getvalue())
 
     def test_an_external_file_without_external_benchmarks_is_bad_input(self):
-        path = self.write(run_file(benchmark_entries("copy/wavefit/2^28", [1e-3, 1e-3])))
+        path = self.write("run.json", run_file(benchmark_entries("copy/wavefit/2^28", [1e-3, 1e-3])))
         err = io.StringIO()
         old, sys.stderr = sys.stderr, err
         try:

@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -17,6 +16,7 @@ sys.path.insert(0, HERE)
 
 import gbench_json  # noqa: E402
 import make_report  # noqa: E402
+from scratch_dir import ScratchDirCase  # noqa: E402
 from synthetic_runs import launch_run, zoo_run  # noqa: E402
 
 try:
@@ -27,17 +27,7 @@ except ImportError:
     HAVE_MATPLOTLIB = False
 
 
-class ReportCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, name, data):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(data if isinstance(data, str) else json.dumps(data))
-        return path
-
+class ReportCase(ScratchDirCase):
     def summary(self, zoo=None, launch=None):
         args = ["--summary"]
         if zoo is not None:

@@ -71,17 +71,13 @@ constexpr std::uint64_t work_items(std::uint64_t n) {
     return (n / V + U - 1) / U;
 }
 
-// out = Op(x, y, scalar) element-wise; y is unused (may be null) when Op::inputs == 1.
-template <class Op, int V, int U>
-__global__ void stream_map_kernel(const double* __restrict__ x, const double* __restrict__ y, double* __restrict__ out,
-                                  double scalar, std::uint64_t n) {
-    using P = pack<double, V>;
-    const std::uint64_t vectors = n / V;
-    const P* xv = reinterpret_cast<const P*>(x);
-    const P* yv = reinterpret_cast<const P*>(y);
-    P* ov = reinterpret_cast<P*>(out);
+// body(i, x[i], y[i]) for every vector i < `vectors` of the grid's share, the iteration the header
+// describes (shared by the map and the reduction so that both load alike). y is read only when
+// Inputs == 2; otherwise the body gets an empty pack for it.
+template <int Inputs, int U, class P, class Body>
+__device__ __forceinline__ void for_each_vector(const P* xv, const P* yv, std::uint64_t vectors, Body body) {
     const auto second = [&](std::uint64_t i) {
-        if constexpr (Op::inputs == 2) {
+        if constexpr (Inputs == 2) {
             return yv[i];
         } else {
             (void)i;
@@ -89,7 +85,7 @@ __global__ void stream_map_kernel(const double* __restrict__ x, const double* __
         }
     };
     if constexpr (U == 1) {
-        for (const std::uint64_t i : wavefit::grid_stride(vectors)) ov[i] = apply_pack<Op>(xv[i], second(i), scalar);
+        for (const std::uint64_t i : wavefit::grid_stride(vectors)) body(i, xv[i], second(i));
     } else {
         const std::uint64_t stride = wavefit::detail::global_thread_count();
         std::uint64_t i = wavefit::detail::global_thread_index();
@@ -101,10 +97,24 @@ __global__ void stream_map_kernel(const double* __restrict__ x, const double* __
 #pragma unroll
             for (int k = 0; k < U; ++k) b[k] = second(i + k * stride);
 #pragma unroll
-            for (int k = 0; k < U; ++k) ov[i + k * stride] = apply_pack<Op>(a[k], b[k], scalar);
+            for (int k = 0; k < U; ++k) body(i + k * stride, a[k], b[k]);
         }
-        for (; i < vectors; i += stride) ov[i] = apply_pack<Op>(xv[i], second(i), scalar);
+        for (; i < vectors; i += stride) body(i, xv[i], second(i));
     }
+}
+
+// out = Op(x, y, scalar) element-wise; y is unused (may be null) when Op::inputs == 1.
+template <class Op, int V, int U>
+__global__ void stream_map_kernel(const double* __restrict__ x, const double* __restrict__ y, double* __restrict__ out,
+                                  double scalar, std::uint64_t n) {
+    using P = pack<double, V>;
+    const std::uint64_t vectors = n / V;
+    const P* xv = reinterpret_cast<const P*>(x);
+    const P* yv = reinterpret_cast<const P*>(y);
+    P* ov = reinterpret_cast<P*>(out);
+    for_each_vector<Op::inputs, U>(xv, yv, vectors, [&](std::uint64_t i, const P& a, const P& b) {
+        ov[i] = apply_pack<Op>(a, b, scalar);
+    });
     if constexpr (V > 1) {  // the last n % V elements, one thread each
         const std::uint64_t e = vectors * V + wavefit::detail::global_thread_index();
         if (e < n) out[e] = Op::apply(x[e], Op::inputs == 2 ? y[e] : 0.0, scalar);
@@ -132,7 +142,7 @@ __global__ void reduce_kernel(const T* __restrict__ x, const T* __restrict__ y, 
     const P* xv = reinterpret_cast<const P*>(x);
     const P* yv = reinterpret_cast<const P*>(y);
     T acc = 0;
-    const auto add = [&](const P& a, const P& b) {
+    for_each_vector<Op::inputs, U>(xv, yv, vectors, [&](std::uint64_t, const P& a, const P& b) {
 #pragma unroll
         for (int l = 0; l < V; ++l) {
             if constexpr (Op::inputs == 2) {
@@ -142,32 +152,7 @@ __global__ void reduce_kernel(const T* __restrict__ x, const T* __restrict__ y, 
                 acc += a.v[l];
             }
         }
-    };
-    const auto second = [&](std::uint64_t i) {
-        if constexpr (Op::inputs == 2) {
-            return yv[i];
-        } else {
-            (void)i;
-            return P{};
-        }
-    };
-    if constexpr (U == 1) {
-        for (const std::uint64_t i : wavefit::grid_stride(vectors)) add(xv[i], second(i));
-    } else {
-        const std::uint64_t stride = wavefit::detail::global_thread_count();
-        std::uint64_t i = wavefit::detail::global_thread_index();
-        for (; i + (U - 1) * stride < vectors; i += U * stride) {
-            P a[U];
-            P b[U];
-#pragma unroll
-            for (int k = 0; k < U; ++k) a[k] = xv[i + k * stride];
-#pragma unroll
-            for (int k = 0; k < U; ++k) b[k] = second(i + k * stride);
-#pragma unroll
-            for (int k = 0; k < U; ++k) add(a[k], b[k]);
-        }
-        for (; i < vectors; i += stride) add(xv[i], second(i));
-    }
+    });
     if constexpr (V > 1) {
         const std::uint64_t e = vectors * V + wavefit::detail::global_thread_index();
         if (e < n) acc += Op::inputs == 2 ? x[e] * y[e] : x[e];

@@ -5,6 +5,7 @@
 // find_problems() in both directions.
 #include <catch2/catch.hpp>
 
+#include "describe_case.hpp"
 #include "support.hpp"
 
 #include <wavefit/device_limits.hpp>
@@ -36,6 +37,8 @@ using wavefit::dims;
 using wavefit::kernel_resources;
 using wavefit::launch_config;
 
+using spec::describe_device;
+using spec::describe_kernel;
 using spec::u64_max;
 // A fixed seed keeps CI reproducible; WAVEFIT_PROPERTY_SEED=N explores others (the seed in use is
 // printed with every failure).
@@ -187,27 +190,6 @@ dims random_extent(random_source& rnd) {
         }
     };
     return dims{axis(), axis(), axis()};
-}
-
-std::string describe_device(const device_limits& d) {
-    std::ostringstream s;
-    s << wavefit::to_string(d.vendor) << " wave " << d.wave_size << ", max threads " << d.max_threads_per_block
-      << ", max block (" << d.max_block.x << ", " << d.max_block.y << ", " << d.max_block.z << "), max grid ("
-      << d.max_grid.x << ", " << d.max_grid.y << ", " << d.max_grid.z << "), work-item cap "
-      << d.max_work_items_per_dimension << ", CUs " << d.compute_units << ", simds " << d.simds_per_cu << " x "
-      << d.max_waves_per_simd << " waves, block slots " << d.max_blocks_per_cu << ", shared " << d.shared_per_block << "/"
-      << d.shared_per_block_optin << "/" << d.shared_per_cu << " reserved " << d.shared_reserved_per_block << " unit "
-      << d.shared_allocation_unit << ", registers " << d.registers_per_simd_lane << " per lane, granule "
-      << d.register_granule << ", max/thread " << d.max_registers_per_thread << ", max/block " << d.max_registers_per_block
-      << ", SGPRs " << d.scalar_registers_per_simd;
-    return s.str();
-}
-
-std::string describe_kernel(const kernel_resources& k) {
-    std::ostringstream s;
-    s << "registers " << k.registers << ", sgprs " << k.scalar_registers << ", static shared " << k.static_shared
-      << ", bound " << k.max_threads_per_block;
-    return s.str();
 }
 
 // --- the validity rules, restated ----------------------------------------------------------------
