@@ -31,6 +31,11 @@ void kernel(float* data, int n) {
     if (data != nullptr) data[0] = static_cast<float>(n + N);
 }
 
+template <int N>
+const void* address_of() {
+    return reinterpret_cast<const void*>(&kernel<N>);
+}
+
 // Runs body(thread index) on `threads` threads released at once.
 template <class Body>
 void race(int threads, Body body) {
@@ -289,7 +294,7 @@ TEST_CASE("planned launches: a repeated launch finds its entry and launches what
     const std::size_t entries_before = wavefit::detail::launch_table().size();
     // Each form twice: the first launch makes the entry, the second finds it (the closed form above a
     // few items, configure() below). The element count and work::elements share one entry.
-    const auto twice = [&](auto&& launch_once, const wavefit::work& w) {
+    const auto twice = [&](auto&& launch_once, const wavefit::work& w, const void* kernel_address) {
         const wavefit::launch_config planned = wavefit::plan(d, k, w).config();
         CAPTURE(wavefit::to_string(w.kind), w.extent.x, planned.grid.x, planned.block.x, planned.dynamic_shared);
         for (int i = 0; i < 2; ++i) {
@@ -300,20 +305,27 @@ TEST_CASE("planned launches: a repeated launch finds its entry and launches what
             CHECK(launched[0].grid == planned.grid);
             CHECK(launched[0].block == planned.block);
         }
+        // The key the quiet path looks up (the work's words packed at the call site, or the constant
+        // words of an element count) is the key of the entry the first launch made: else every launch
+        // would miss and take the slow path, launching the same configuration.
+        const wavefit::detail::launch_key words =
+            w.kind == wavefit::work::work_kind::elements ? wavefit::detail::elements_work_words : wavefit::detail::work_key(w);
+        CHECK(wavefit::detail::launch_table().find(
+                  wavefit::detail::finished_key(words, device, kernel_address, w.size(), 0)) != nullptr);
     };
     for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1} << 24, (std::uint64_t{1} << 31) + 5}) {
         const wavefit::work w = wavefit::work::elements(n);
-        twice([&] { wavefit::launch(kernel<50>, n, stream, nullptr, 4099); }, w);
-        twice([&] { wavefit::launch(kernel<50>, w, stream, nullptr, 4099); }, w);
+        twice([&] { wavefit::launch(kernel<50>, n, stream, nullptr, 4099); }, w, address_of<50>());
+        twice([&] { wavefit::launch(kernel<50>, w, stream, nullptr, 4099); }, w, address_of<50>());
         CHECK(wavefit::try_launch(kernel<50>, n, stream, nullptr, 4099).config == wavefit::plan(d, k, w).config());
     }
     for (const std::uint64_t units : {std::uint64_t{50}, std::uint64_t{1} << 20}) {
         const wavefit::work w = wavefit::work::per_block(units);
-        twice([&] { wavefit::launch(kernel<51>, w, stream, nullptr, 4099); }, w);
+        twice([&] { wavefit::launch(kernel<51>, w, stream, nullptr, 4099); }, w, address_of<51>());
     }
     for (const std::uint64_t units : {std::uint64_t{100}, std::uint64_t{1} << 22, std::uint64_t{1} << 40}) {
         const wavefit::work w = wavefit::work::per_wave(units).kernel_loops().grid_saturated(2).shared_bytes(1024);
-        twice([&] { wavefit::launch(kernel<52>, w, stream, nullptr, 4099); }, w);
+        twice([&] { wavefit::launch(kernel<52>, w, stream, nullptr, 4099); }, w, address_of<52>());
     }
     // A key built without the work that differed from key_for's would add entries here.
     CHECK(wavefit::detail::launch_table().size() == entries_before + 3);

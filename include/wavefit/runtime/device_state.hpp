@@ -18,6 +18,7 @@
 #include "../kernel_resources.hpp"
 #include "../work.hpp"
 #include "backend.hpp"
+#include "launch_key.hpp"
 #include "../detail/planning.hpp"
 #include "../detail/launch_rules.hpp"
 
@@ -32,22 +33,6 @@ struct kernel_state {
     std::string mangled;               // the runtime's name for it (empty where it cannot say): messages, tuning keys
     std::atomic<std::uint64_t> dynamic_shared_limit{0};
     std::mutex opt_in_mutex;
-};
-
-// What a launch looks up: the device, the kernel, and for planned work everything the recipe
-// follows from (its kind, contract and options, the unit's size class), plus the size bucket and the
-// database's generation while tuning is on (tuned choices differ by size; the plan does not). Packed
-// into words (launch_impl.hpp's key_for) so that every launch hashes and compares it in a few
-// instructions, however many kernels a program launches in turn.
-struct launch_key {
-    static constexpr std::size_t word_count = 12;
-    std::uint64_t words[word_count] = {};
-
-    friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
-        std::uint64_t differ = 0;
-        for (std::size_t i = 0; i < word_count; ++i) differ |= a.words[i] ^ b.words[i];
-        return differ == 0;
-    }
 };
 
 // A sum of independent products (the multiplies run in parallel, not in a chain), then one mix.

@@ -15,6 +15,7 @@
 #include "../platform.hpp"
 #include "../work.hpp"
 #include "kernel_arguments.hpp"
+#include "launch_key.hpp"
 #include "runtime_types.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
@@ -57,7 +58,9 @@ Result with_packed_arguments(Go&& go, Refuse&& refuse, Args&&... args) {
 
 #if WAVEFIT_EXCEPTIONS
 // The throwing entry points: launch, or throw wavefit::launch_error (launch_impl.hpp).
-WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args);
+// `work_words` is work_key(w), packed by the caller (launch_key.hpp says why).
+WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, const launch_key& work_words,
+                                          backend::stream_type stream, void** args);
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args);
 // launch(kernel, n): launch_planned_or_throw with work::elements(n), which it builds only when it needs it.
@@ -83,8 +86,9 @@ void launch(void (*kernel)(Params...), const launch_config& cfg, detail::backend
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream, Args&&... args) {
     const void* address = detail::kernel_address(kernel);
+    const detail::launch_key work_words = detail::work_key(w);  // constants where `w` is made here of constants
     detail::with_packed_arguments<void, Params...>(
-        [&](void** packed) { detail::launch_planned_or_throw(address, w, stream, packed); },
+        [&](void** packed) { detail::launch_planned_or_throw(address, w, work_words, stream, packed); },
         [&] { detail::throw_nonzero_null(launch_config{dims{0}, dims{0}}); }, std::forward<Args>(args)...);
 }
 

@@ -304,14 +304,6 @@ inline bool find_launch_device(backend::stream_type stream, launch_device& where
     return find_device_among_many(visible, stream, where, r);
 }
 
-// The size class of a unit for the launch table (the long-unit rule and tuned records depend on it).
-constexpr std::uint32_t unit_class(const work& w) noexcept {
-    if ((w.kind != work_kind::per_block && w.kind != work_kind::per_wave) || w.unit_size == 0) return 0;
-    std::uint32_t b = 1;
-    for (std::uint64_t v = w.unit_size; v > 1; v >>= 1) ++b;
-    return b;
-}
-
 inline launch_key configured_key(int device, const void* kernel) noexcept {
     launch_key key;
     key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
@@ -319,53 +311,9 @@ inline launch_key configured_key(int device, const void* kernel) noexcept {
     return key;
 }
 
-// The words of a launch key that come from the work: all but the kernel and the device.
-constexpr launch_key work_key(const work& w, std::uint32_t tuning_generation) noexcept {
-    launch_key key;
-    std::uint64_t* k = key.words;
-    const kernel_contract& c = w.contract;
-    const plan_options& o = w.options;
-    const std::uint64_t factor = o.grid == grid_policy::saturate  ? o.saturation_rounds
-                                 : o.grid == grid_policy::coarsen ? o.items_per_thread
-                                                                  : 0;
-    k[1] = (std::uint64_t{1} << 32) | (std::uint64_t{w.has_baseline} << 33) |
-           (static_cast<std::uint64_t>(w.kind) << 34) | (static_cast<std::uint64_t>(c.cover) << 37) |
-           (std::uint64_t{c.powers_of_two} << 38) | (std::uint64_t{o.spread_small_work} << 39) |
-           (static_cast<std::uint64_t>(o.grid) << 40) | (std::uint64_t{c.fixed_block.negative} << 43) |
-           (std::uint64_t{o.grid_stated} << 44) | (std::uint64_t{unit_class(w)} << 48) |
-           (std::uint64_t{tuning_generation != 0 ? size_bucket(w.size()) : 0u} << 56);
-    k[2] = c.max_block | (std::uint64_t{c.group_threads} << 32);
-    k[3] = c.fixed_block.x;
-    k[4] = c.fixed_block.y;
-    k[5] = c.fixed_block.z;
-    k[6] = o.dynamic_shared;
-    k[7] = o.shared_per_thread;
-    // Evaluated at compile time for work::elements only (elements_key), which has no function here.
-    k[8] = o.shared_for_block != nullptr ? reinterpret_cast<std::uintptr_t>(o.shared_for_block) : 0;
-    k[9] = o.min_efficient_block;
-    k[10] = factor;
-    k[11] = tuning_generation;
-    return key;
-}
-
+// The key of a planned launch of `w`, packed here (try_launch, and the first launch of launch()).
 inline launch_key key_for(int device, const void* kernel, const work& w, std::uint32_t tuning_generation) noexcept {
-    launch_key key = work_key(w, tuning_generation);
-    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
-    key.words[1] |= static_cast<std::uint32_t>(device);
-    return key;
-}
-
-// key_for(device, kernel, work::elements(n), generation) without building the work.
-inline launch_key elements_key(int device, const void* kernel, std::uint64_t n, std::uint32_t tuning_generation) noexcept {
-    constexpr launch_key plain = work_key(work::elements(std::uint64_t{1}), 0);
-    launch_key key = plain;
-    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
-    key.words[1] |= static_cast<std::uint32_t>(device);
-    if (tuning_generation != 0) {
-        key.words[1] |= std::uint64_t{size_bucket(n)} << 56;
-        key.words[11] = tuning_generation;
-    }
-    return key;
+    return finished_key(work_key(w), device, kernel, w.size(), tuning_generation);
 }
 
 // Says once per process that WAVEFIT_TUNING asks for tuning that this program does not include.
@@ -754,22 +702,20 @@ WAVEFIT_NOINLINE inline launch_status run_beyond_closed_form(const launch_entry&
 
 // The quiet run of a planned launch made before (its entry exists): the key, configure()'s closed
 // form, validate, launch. not_attempted where it needs more (the entry's first launch, a baseline, no
-// device found): run_planned then. One copy for launch(kernel, n), whose key is built without the work
-// (`w` null), and one for a work: each runs only its own key's code.
-template <bool WithWork>
-WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const work* w, std::uint64_t n, backend::stream_type stream,
-                                          void** args) {
+// device found): run_planned then. `work_words` is the work's part of the key, packed by the caller:
+// at the call site for launch(kernel, work), where a work of constants folds to constants. One copy
+// for launch(kernel, n) (`w` null: its work is built only beyond the closed form), whose words are
+// elements_work_words, a constant here too, and one for a work.
+template <bool Elements>
+WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& work_words, const work* w,
+                                          std::uint64_t n, backend::stream_type stream, void** args) {
     launch_device where;
     if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
     const tuning_switch& tuning = tuning_switch::get();
     const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
-    const launch_key key = [&] {
-        if constexpr (WithWork)
-            return key_for(where.device, kernel, *w, generation);
-        else
-            return elements_key(where.device, kernel, n, generation);
-    }();
-    const launch_entry* e = launch_table().find(key);
+    const std::uint64_t size = generation == 0 ? 0 : w != nullptr ? w->size() : n;  // only tuning reads it
+    const launch_key& words = Elements ? elements_work_words : work_words;
+    const launch_entry* e = launch_table().find(finished_key(words, where.device, kernel, size, generation));
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};
     if (n > e->scaling.above)
@@ -815,10 +761,11 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 }
 
 #if WAVEFIT_EXCEPTIONS
-WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args) {
+WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, const launch_key& work_words,
+                                          backend::stream_type stream, void** args) {
     launch_status quiet = launch_status::not_attempted;
     if (!w.negative && !w.has_baseline)
-        quiet = run_quietly([&] { return run_cached<true>(kernel, &w, w.extent.x, stream, args); });
+        quiet = run_quietly([&] { return run_cached<false>(kernel, work_words, &w, w.extent.x, stream, args); });
     if (quiet == launch_status::not_attempted) {
         launch_config used{dims{0}, dims{0}};
         quiet = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
@@ -831,11 +778,11 @@ WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, bac
 WAVEFIT_FUNC void launch_elements_or_throw(const void* kernel, std::uint64_t n, bool negative, backend::stream_type stream,
                                            void** args) {
     launch_status quiet = launch_status::not_attempted;
-    if (!negative) quiet = run_quietly([&] { return run_cached<false>(kernel, nullptr, n, stream, args); });
+    if (!negative) quiet = run_quietly([&] { return run_cached<true>(kernel, elements_work_words, nullptr, n, stream, args); });
     if (went_well(quiet)) return;
     work w = work::elements(n);
     w.negative = negative;
-    if (quiet == launch_status::not_attempted) return launch_planned_or_throw(kernel, w, stream, args);
+    if (quiet == launch_status::not_attempted) return launch_planned_or_throw(kernel, w, work_key(w), stream, args);
     const launch_result r = launch_planned(kernel, w, stream, args);  // the quiet run failed: say why
     if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
 }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The key of the launch table (device_state.hpp): what a planned launch is looked up by. Apart from
+// the table so that wavefit::launch(kernel, work, ...) can pack the work's words where the work is
+// built: inlined at the call site, a work made of constants (work::per_block(rows, n).block_fixed(b))
+// gives a key of constants, and the launch does not read the work back field by field.
+#pragma once
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // the words
+
+#include "../config.hpp"
+#include "../detail/arithmetic.hpp"
+#include "../work.hpp"
+
+WAVEFIT_BEGIN_NAMESPACE
+namespace detail {
+
+// What a launch looks up: the device, the kernel, and for planned work everything the recipe
+// follows from (its kind, contract and options, the unit's size class), plus the size bucket and the
+// database's generation while tuning is on (tuned choices differ by size; the plan does not). Packed
+// into words so that every launch hashes and compares it in a few instructions, however many
+// kernels a program launches in turn.
+struct launch_key {
+    static constexpr std::size_t word_count = 12;
+    std::uint64_t words[word_count] = {};
+
+    friend bool operator==(const launch_key& a, const launch_key& b) noexcept {
+        std::uint64_t differ = 0;
+        for (std::size_t i = 0; i < word_count; ++i) differ |= a.words[i] ^ b.words[i];
+        return differ == 0;
+    }
+};
+
+// The size class of a unit for the launch table (the long-unit rule and tuned records depend on it):
+// 0 without a unit size, else 1 + floor(log2(size)).
+constexpr std::uint32_t unit_class(const work& w) noexcept {
+    using kind = work::work_kind;
+    if ((w.kind != kind::per_block && w.kind != kind::per_wave) || w.unit_size == 0) return 0;
+    return 1 + size_bucket(w.unit_size);
+}
+
+// The words of a launch key that come from the work: all but the kernel (word 0), the device (the
+// low half of word 1) and what tuning adds (finished_key).
+// Every word is given at once: a key zeroed first and then filled costs a block clear at every call.
+constexpr launch_key work_key(const work& w) noexcept {
+    const work::kernel_contract& c = w.contract;
+    const plan_options& o = w.options;
+    const std::uint64_t factor = o.grid == grid_policy::saturate  ? o.saturation_rounds
+                                 : o.grid == grid_policy::coarsen ? o.items_per_thread
+                                                                  : 0;
+    const std::uint64_t shape =
+        (std::uint64_t{1} << 32) | (std::uint64_t{w.has_baseline} << 33) | (static_cast<std::uint64_t>(w.kind) << 34) |
+        (static_cast<std::uint64_t>(c.cover) << 37) | (std::uint64_t{c.powers_of_two} << 38) |
+        (std::uint64_t{o.spread_small_work} << 39) | (static_cast<std::uint64_t>(o.grid) << 40) |
+        (std::uint64_t{c.fixed_block.negative} << 43) | (std::uint64_t{o.grid_stated} << 44) |
+        (std::uint64_t{unit_class(w)} << 48);
+    // Never evaluated at compile time with a function here (a pointer's value is not a constant).
+    const std::uint64_t shared_function =
+        o.shared_for_block != nullptr ? reinterpret_cast<std::uintptr_t>(o.shared_for_block) : 0;
+    return launch_key{{0, shape, c.max_block | (std::uint64_t{c.group_threads} << 32), c.fixed_block.x, c.fixed_block.y,
+                       c.fixed_block.z, o.dynamic_shared, o.shared_per_thread, shared_function, o.min_efficient_block,
+                       factor, 0}};
+}
+
+// work_key of every work::elements(n): the count is not in the key (only its size bucket, while tuning).
+inline constexpr launch_key elements_work_words = work_key(work::elements(std::uint64_t{1}));
+
+// The whole key of a launch of `kernel` on `device`: the work's words, and while tuning is on
+// (`tuning_generation` not 0) the size bucket of `size` items and the generation.
+inline launch_key finished_key(const launch_key& work_words, int device, const void* kernel, std::uint64_t size,
+                               std::uint32_t tuning_generation) noexcept {
+    launch_key key = work_words;
+    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
+    key.words[1] |= static_cast<std::uint32_t>(device);
+    if (tuning_generation != 0) {
+        key.words[1] |= std::uint64_t{size_bucket(size)} << 56;
+        key.words[11] = tuning_generation;
+    }
+    return key;
+}
+
+}  // namespace detail
+WAVEFIT_END_NAMESPACE
