@@ -14,6 +14,7 @@
 #include "tuning_records.hpp"
 
 #if WAVEFIT_HAS_RUNTIME
+#include "runtime/cache_flush_reader.hpp"  // a GPU-compiled file registers the tuner's reading flush
 #include "runtime/tuning_api.hpp"
 // The tuner itself: in the host pass of a header-only build; the compiled library holds it with
 // WAVEFIT_SEPARATE_COMPILATION (there WAVEFIT_TUNING works in every program that links the library).

@@ -197,6 +197,43 @@ TEST_CASE("tune: every timed launch follows a flush of the L2, as the applicatio
     CHECK(fake::count().allocations.load() == held_before);
 }
 
+TEST_CASE("tune: where a GPU-compiled file registered the reading flush, every timed launch follows a read of the "
+          "flush buffer, and the buffer is written once", "[tuning][fake-hip]") {
+    tuning_scope scope;
+    fake::current_device = 2;
+    fake::name_kernel(address_of<16>(), "_Z13tuned_kernelILi16EEvPfi");
+    // tuned_kernel<17> stands in for the reader that <wavefit/tuning.hpp> registers under hipcc or nvcc
+    // (this file is built by a plain C++ compiler, so none is registered here).
+    const void* reader = address_of<17>();
+    int reads = 0;
+    int bad_read_shapes = 0;
+    fake::set_duration_model([&](const void* kernel, dim3 grid, dim3 block) {
+        if (kernel != reader) return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0;
+        ++reads;
+        if (grid.x != 1024 || block.x != 256) ++bad_read_shapes;
+        return 60000.0;  // outside every timed pair: must not reach a measurement
+    });
+    std::atomic<const void*>& registered = wavefit::detail::cache_flush_reader();
+    const void* before = registered.exchange(reader);
+    fake::count().check_arguments.store(false);  // the reader's arguments are not the test kernels' (float*, int)
+    const int launches_before = fake::count().launches.load();
+    const int writes_before = fake::count().cache_flushes.load();
+    const wavefit::tuning_result r =
+        wavefit::tune(tuned_kernel<16>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    registered.store(before);
+    const int launches = fake::count().launches.load() - launches_before;
+    const int writes = fake::count().cache_flushes.load() - writes_before;
+    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns, launches, reads, writes);
+    REQUIRE(r.ok);
+    CHECK(r.cold_cache);
+    CHECK(r.tuned);
+    CHECK(r.chosen_ns == Approx(1970.0));  // no read's 60 us inside a timed pair
+    CHECK(writes == 1);                    // the buffer zeroed once, so that the reader's store never runs
+    CHECK(reads > 100);
+    CHECK(bad_read_shapes == 0);
+    CHECK(launches - 2 * reads <= static_cast<int>(r.candidates) + 1);  // a read before each timed launch
+}
+
 TEST_CASE("tune: without memory for the flush, a kernel of a few microseconds is timed warm in batches",
           "[tuning][fake-hip]") {
     tuning_scope scope;

@@ -30,6 +30,7 @@
 #include "../tuning_records.hpp"
 #include "../validate.hpp"
 #include "backend.hpp"
+#include "cache_flush_reader.hpp"
 #include "device_state.hpp"
 #include "kernel_arguments.hpp"
 #include "launch.hpp"
@@ -250,21 +251,29 @@ inline backend::error_type launch_candidate(const launch_arguments& a, kernel_st
     return backend::launch_kernel(a.kernel, grid, block, a.args, static_cast<std::size_t>(c.dynamic_shared), a.stream);
 }
 
-// A buffer larger than the device's caches, overwritten before each timed launch so that the kernel
-// finds its data in memory, not in the L2, as it does in an application that runs other kernels in
-// between (Triton's do_bench flushes 256 MB the same way). Twice the L2, and at least 256 MiB so that
-// MI300's 256 MiB Infinity Cache is cleared too.
+// A buffer larger than the device's caches, read (or, without a registered reader, overwritten)
+// before each timed launch so that the kernel finds its data in memory, not in the L2, as it does in an
+// application that runs other kernels in between (Triton's do_bench flushes 256 MB). Twice the L2,
+// and at least 256 MiB so that MI300's 256 MiB Infinity Cache is cleared too. Reading leaves no dirty
+// lines for the timed kernel to write back (cache_flush_reader.hpp says why that matters).
 class cache_flush {
 public:
     cache_flush(int device, backend::stream_type stream) {
         std::uint64_t l2 = 0;
         if (backend::read_l2_bytes(l2, device) != backend::success) (void)backend::take_last_error();
         bytes_ = static_cast<std::size_t>(std::max<std::uint64_t>(2 * l2, std::uint64_t{256} << 20));
-        if (backend::allocate(buffer_, bytes_) != backend::success) {
+        // The buffer, then 16 bytes for the reader's sink.
+        if (backend::allocate(buffer_, bytes_ + 16) != backend::success) {
             (void)backend::take_last_error();
             buffer_ = nullptr;
+            return;
         }
-        (void)stream;
+        reader_ = cache_flush_reader().load(std::memory_order_acquire);
+        // The reader's sum of a zeroed buffer never triggers its store.
+        if (reader_ != nullptr && backend::fill_async(buffer_, 0, bytes_ + 16, stream) != backend::success) {
+            (void)backend::take_last_error();
+            reader_ = nullptr;
+        }
     }
     ~cache_flush() {
         if (buffer_ != nullptr) (void)backend::release(buffer_);
@@ -273,13 +282,21 @@ public:
     cache_flush& operator=(const cache_flush&) = delete;
 
     bool ready() const noexcept { return buffer_ != nullptr; }
+    bool reads() const noexcept { return reader_ != nullptr; }
     backend::error_type clear(backend::stream_type stream) const {
-        return backend::fill_async(buffer_, ++round_ & 0xff, bytes_, stream);
+        if (reader_ == nullptr) return backend::fill_async(buffer_, ++round_ & 0xff, bytes_, stream);
+        const void* data = buffer_;
+        std::uint64_t vectors = bytes_ / 16;
+        void* sink = static_cast<char*>(buffer_) + bytes_ / 16 * 16;
+        void* args[] = {&data, &vectors, &sink};
+        // 1024 blocks of 256 threads: a grid every device takes, enough to keep its memory busy.
+        return backend::launch_kernel(reader_, dim3(1024), dim3(256), args, 0, stream);
     }
 
 private:
     void* buffer_ = nullptr;
     std::size_t bytes_ = 0;
+    const void* reader_ = nullptr;
     mutable int round_ = 0;
 };
 
