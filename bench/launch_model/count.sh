@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Instructions and L1 misses per launch of each form on the fake HIP runtime, counted by cachegrind
+# (valgrind) as the difference between 1,000 and 11,000 launches, so the program's start-up cancels.
+#   bench/launch_model/count.sh BUILD_DIR [evict]
+# BUILD_DIR: a CPU build (scripts/test's build/main) with wavefit_launch_model built.
+set -euo pipefail
+bin="$1/tests/wavefit_launch_model"
+[ -x "$bin" ] || bin=$(find "$1" -name wavefit_launch_model -type f -perm -u+x | head -n 1)
+[ -n "$bin" ] || { echo "count.sh: no wavefit_launch_model under $1" >&2; exit 2; }
+mode=${2:-warm}
+totals() {  # instructions, L1i misses and L1d write misses of one run
+  valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 \
+    --cachegrind-out-file=/dev/null "$bin" "$1" "$2" "$mode" 2>&1 |
+    awk '/ I +refs:/ {ir=$NF} /I1 +misses:/ {i1=$NF} /D1 +misses:/ {d1w=$(NF-1)} END {print ir, i1, d1w}' | tr -d ,
+}
+echo "form instructions L1i-misses L1d-write-misses (per launch, $mode)"
+for form in explicit elements per_block; do
+  read -r ir1 i11 w1 < <(totals "$form" 1000)
+  read -r ir2 i12 w2 < <(totals "$form" 11000)
+  echo "$form $(( (ir2 - ir1) / 10000 )) $(( (i12 - i11) / 10000 )) $(( (w2 - w1) / 10000 ))"
+done

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// A launch path model for cachegrind (count.sh): wavefit launches on the fake HIP runtime of the CPU
+// tests, so that instructions and cache misses per launch can be counted without a GPU. The H200
+// benchmark (bench/launch_overhead.hip) says what a launch costs; this says where, with the driver
+// replaced by the fake. Usage: wavefit_launch_model FORM LAUNCHES [evict]
+//   FORM     explicit, elements or per_block (the benchmark's forms: work::per_block(units).block_fixed(256))
+//   evict    between launches, write 1 MiB of data and run 42 KiB of code, a stand-in for a driver call
+//            that leaves little of wavefit's code and data in the L1 caches.
+#include "fake_hip.hpp"
+
+#include <wavefit/wavefit.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace {
+
+template <int N>
+void kernel(float* data, int n) {
+    if (data != nullptr) data[0] = static_cast<float>(n + N);
+}
+
+volatile std::uint64_t units = 16;  // read at every launch: the count is not a constant
+volatile char evicted_data[1 << 20];
+volatile unsigned evicted_sink = 0;
+
+__attribute__((noinline)) void evict_data() {
+    for (std::size_t i = 0; i < sizeof(evicted_data); i += 64) evicted_data[i] = static_cast<char>(evicted_data[i] + 1);
+}
+
+// 6,144 dependent steps, each its own instructions: about 42 KiB of code at -O1 and above.
+#define WAVEFIT_STEP(n) x = x * 3 + (n);
+#define WAVEFIT_STEP8(n) WAVEFIT_STEP(n) WAVEFIT_STEP(n + 1) WAVEFIT_STEP(n + 2) WAVEFIT_STEP(n + 3) \
+    WAVEFIT_STEP(n + 4) WAVEFIT_STEP(n + 5) WAVEFIT_STEP(n + 6) WAVEFIT_STEP(n + 7)
+#define WAVEFIT_STEP64(n) WAVEFIT_STEP8(n) WAVEFIT_STEP8(n + 8) WAVEFIT_STEP8(n + 16) WAVEFIT_STEP8(n + 24) \
+    WAVEFIT_STEP8(n + 32) WAVEFIT_STEP8(n + 40) WAVEFIT_STEP8(n + 48) WAVEFIT_STEP8(n + 56)
+#define WAVEFIT_STEP512(n) WAVEFIT_STEP64(n) WAVEFIT_STEP64(n + 64) WAVEFIT_STEP64(n + 128) WAVEFIT_STEP64(n + 192) \
+    WAVEFIT_STEP64(n + 256) WAVEFIT_STEP64(n + 320) WAVEFIT_STEP64(n + 384) WAVEFIT_STEP64(n + 448)
+__attribute__((noinline)) unsigned evict_code(unsigned x) {
+    WAVEFIT_STEP512(0u) WAVEFIT_STEP512(512u) WAVEFIT_STEP512(1024u) WAVEFIT_STEP512(1536u) WAVEFIT_STEP512(2048u)
+    WAVEFIT_STEP512(2560u) WAVEFIT_STEP512(3072u) WAVEFIT_STEP512(3584u) WAVEFIT_STEP512(4096u) WAVEFIT_STEP512(4608u)
+    WAVEFIT_STEP512(5120u) WAVEFIT_STEP512(5632u)
+    return x;
+}
+
+// One loop per form, not inlined into main (which GCC optimizes for size), as a benchmark's loop is.
+template <class Launch>
+__attribute__((noinline)) void run(long launches, bool evict, Launch launch) {
+    for (long i = 0; i < launches; ++i) {
+        launch(units);
+        if (evict) {
+            evict_data();
+            evicted_sink = evict_code(evicted_sink);
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: wavefit_launch_model explicit|elements|per_block LAUNCHES [evict]\n");
+        return 2;
+    }
+    const std::string_view form = argv[1];
+    const long launches = std::atol(argv[2]) + 1;  // + the first launch, which makes the entry
+    const bool evict = argc > 3 && std::strcmp(argv[3], "evict") == 0;
+    fake::count().check_arguments = false;
+    fake::current_device = 0;
+    const hipStream_t s = fake::stream_of(0);
+    if (form == "explicit") {
+        run(launches, evict, [s](std::uint64_t u) {
+            wavefit::launch(kernel<1>, wavefit::launch_config{wavefit::dims{u}, wavefit::dims{256}}, s, nullptr, 4099);
+        });
+    } else if (form == "elements") {
+        run(launches, evict, [s](std::uint64_t u) { wavefit::launch(kernel<2>, u * 256, s, nullptr, 4099); });
+    } else if (form == "per_block") {
+        run(launches, evict, [s](std::uint64_t u) {
+            wavefit::launch(kernel<3>, wavefit::work::per_block(u).block_fixed(wavefit::dims{256}), s, nullptr, 4099);
+        });
+    } else {
+        std::fprintf(stderr, "wavefit_launch_model: unknown form '%s' (explicit, elements, per_block)\n", argv[1]);
+        return 2;
+    }
+    return fake::count().bad_launches.load() == 0 ? 0 : 1;
+}
