@@ -234,19 +234,22 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     const std::uint64_t n = std::uint64_t{1} << 24;
     const wavefit::launch_config original{wavefit::dims{n / 128}, wavefit::dims{128}};
     const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
-    // Tunes `kernel` (named `mangled` at `address`) where blocks of `fast_block` threads take `ns` and others 1 ms.
+    // Tunes `kernel` (named `mangled` at `address`) where blocks of `fast_block` threads take `ns` and others 1 ms,
+    // and requires that tuning ran (its message printed if not).
     const auto tune_with_block_at = [&](auto kernel, const void* address, const char* mangled, unsigned fast_block,
                                         double ns) {
         fake::name_kernel(address, mangled);
         fake::set_duration_model(
             [fast_block, ns](const void*, dim3, dim3 block) { return block.x == fast_block ? ns : 1000000.0; });
-        return wavefit::tune(kernel, w, nullptr, nullptr, 4099);
+        const wavefit::tuning_result r = wavefit::tune(kernel, w, nullptr, nullptr, 4099);
+        INFO(r.message);
+        REQUIRE(r.ok);
+        return r;
     };
     SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
         const wavefit::tuning_result r =
             tune_with_block_at(tuned_kernel<11>, address_of<11>(), "_Z13tuned_kernelILi11EEvPfi", 128, 900000.0);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
-        REQUIRE(r.ok);
         CHECK(r.has_baseline);
         CHECK_FALSE(r.tuned);
         CHECK(r.chosen == original);
@@ -259,7 +262,6 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         const wavefit::tuning_result r =
             tune_with_block_at(tuned_kernel<12>, address_of<12>(), "_Z13tuned_kernelILi12EEvPfi", 256, 900000.0);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
-        REQUIRE(r.ok);
         CHECK(r.tuned);
         CHECK(r.chosen.block.x == 256);
         CHECK(r.baseline_ns == Approx(1000000.0));
@@ -271,12 +273,10 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     SECTION("the floor: block 256 faster by 0.4% (the noise) keeps the user's block, faster by 0.7% replaces it") {
         const wavefit::tuning_result kept =
             tune_with_block_at(tuned_kernel<13>, address_of<13>(), "_Z13tuned_kernelILi13EEvPfi", 256, 996000.0);
-        REQUIRE(kept.ok);
         CHECK_FALSE(kept.tuned);
         CHECK(kept.chosen == original);
         const wavefit::tuning_result replaced =
             tune_with_block_at(tuned_kernel<15>, address_of<15>(), "_Z13tuned_kernelILi15EEvPfi", 256, 993000.0);
-        REQUIRE(replaced.ok);
         CHECK(replaced.tuned);
         CHECK(replaced.chosen.block.x == 256);
     }
