@@ -126,6 +126,17 @@ def bundle_code_objects(bundler, data, tmp):
     return paths
 
 
+def tools_parser(program_option):
+    """The command line of both scripts: the program under test (program_option), the LLVM tools that
+    expected_kernels() runs, and the files as KIND:PATH."""
+    p = argparse.ArgumentParser()
+    p.add_argument(program_option, required=True)
+    for tool in ("--readobj", "--bundler", "--objcopy"):
+        p.add_argument(tool, required=True)
+    p.add_argument("files", nargs="+")
+    return p
+
+
 def expected_kernels(kind, path, tools, tmp):
     if kind in ("co", "other"):
         return readobj_kernels(tools.readobj, path)
@@ -288,13 +299,7 @@ def check_sample_intent(c, kernels):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--dump", required=True)
-    p.add_argument("--readobj", required=True)
-    p.add_argument("--bundler", required=True)
-    p.add_argument("--objcopy", required=True)
-    p.add_argument("files", nargs="+")
-    tools = p.parse_args()
+    tools = tools_parser("--dump").parse_args()
     c = Checker()
     plain_kernels, asm_files = [], []
     for spec in tools.files:

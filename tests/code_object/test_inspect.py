@@ -26,7 +26,6 @@ Usage: test_inspect.py --wavefit WAVEFIT --readobj LLVM_READOBJ --bundler CLANG_
 KIND as in test_code_objects.py; asm files are ignored.
 """
 
-import argparse
 import os
 import json
 import re
@@ -35,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_code_objects import Checker, align_up, expected_kernels  # noqa: E402
+from test_code_objects import Checker, align_up, expected_kernels, tools_parser  # noqa: E402
 
 # DF16_ (_Float16), DF32x, DF16b (std::bfloat16_t): the extended floating-point types of the mangling.
 EXTENDED_FLOAT = re.compile(r"DF[0-9]+[_xb]")
@@ -190,14 +189,9 @@ def check_file(c, kind, path, tools):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--wavefit", required=True)
-    p.add_argument("--readobj", required=True)
-    p.add_argument("--bundler", required=True)
-    p.add_argument("--objcopy", required=True)
+    p = tools_parser("--wavefit")
     p.add_argument("--cxxfilt")
     p.add_argument("--llvm-cxxfilt")
-    p.add_argument("files", nargs="+")
     tools = p.parse_args()
     c = Checker()
     for spec in tools.files:

@@ -12,9 +12,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace analysis = wavefit::analysis;
@@ -98,6 +100,28 @@ using spec::contains;
 
 std::string_view name_of(const error_explanation* e) { return e ? e->name : std::string_view("(nullptr)"); }
 
+// Each text must find the explanation named as given; a failure prints the text and both names.
+void check_names(std::initializer_list<std::pair<std::string_view, std::string_view>> text_to_name) {
+    for (const auto& [text, name] : text_to_name) {
+        CAPTURE(text);
+        CHECK(name_of(find_explanation(text)) == name);
+    }
+}
+
+// Whether one of the entry's fixes contains `text`.
+bool some_fix_contains(const error_explanation& e, std::string_view text) {
+    for (std::size_t i = 0; i < e.cause_count; ++i)
+        if (contains(e.fix(i), text)) return true;
+    return false;
+}
+
+// Whether one of the entry's causes contains `text`.
+bool some_cause_contains(const error_explanation& e, std::string_view text) {
+    for (std::size_t i = 0; i < e.cause_count; ++i)
+        if (contains(e.cause(i), text)) return true;
+    return false;
+}
+
 bool is_in_table(const error_explanation* e) {
     const auto all = analysis::all_error_explanations();
     for (const error_explanation& x : all)
@@ -153,23 +177,18 @@ TEST_CASE("209 is hipErrorNoBinaryForGpu, not an invalid configuration") {
         CHECK(contains(e9->meaning, "hipErrorNoBinaryForGpu"));
     }
     SECTION("the 209 fix is a rebuild for the GPU's gfx target") {
-        bool offload_arch = false;
-        bool rocminfo = false;
-        for (std::size_t i = 0; i < e209->cause_count; ++i) {
-            offload_arch = offload_arch || contains(e209->fixes[i], "--offload-arch=gfx942");
-            rocminfo = rocminfo || contains(e209->fixes[i], "rocminfo | grep gfx");
-        }
-        CHECK(offload_arch);
-        CHECK(rocminfo);
+        CHECK(some_fix_contains(*e209, "--offload-arch=gfx942"));
+        CHECK(some_fix_contains(*e209, "rocminfo | grep gfx"));
     }
     SECTION("log lines that quote the numbers resolve to the right entry") {
-        CHECK(name_of(find_explanation("HIP error 209")) == "hipErrorNoBinaryForGpu");
-        CHECK(name_of(find_explanation("error code 209")) == "hipErrorNoBinaryForGpu");
-        CHECK(name_of(find_explanation("error code 9")) == "hipErrorInvalidConfiguration");
-        CHECK(name_of(find_explanation("HIP error 9")) == "hipErrorInvalidConfiguration");
-        CHECK(name_of(find_explanation("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")) ==
-              "hipErrorNoBinaryForGpu");
-        CHECK(name_of(find_explanation("Unable to find code object for all current devices")) == "hipErrorNoBinaryForGpu");
+        check_names({
+            {"HIP error 209", "hipErrorNoBinaryForGpu"},
+            {"error code 209", "hipErrorNoBinaryForGpu"},
+            {"error code 9", "hipErrorInvalidConfiguration"},
+            {"HIP error 9", "hipErrorInvalidConfiguration"},
+            {"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "hipErrorNoBinaryForGpu"},
+            {"Unable to find code object for all current devices", "hipErrorNoBinaryForGpu"},
+        });
     }
 }
 
@@ -209,35 +228,39 @@ TEST_CASE("HIP message texts are those of current ROCm's hipGetErrorString") {
 }
 
 TEST_CASE("names are looked up case-insensitively, including deprecated HIP aliases") {
-    CHECK(name_of(find_explanation("HIPERRORINVALIDVALUE")) == "hipErrorInvalidValue");
-    CHECK(name_of(find_explanation("hiperrorinvalidconfiguration")) == "hipErrorInvalidConfiguration");
-    CHECK(name_of(find_explanation("CUDAERRORLAUNCHOUTOFRESOURCES")) == "hipErrorLaunchOutOfResources");
-    CHECK(name_of(find_explanation("hipErrorLaunchTimeout")) == "hipErrorLaunchTimeOut");
-    CHECK(name_of(find_explanation("  hipErrorAssert\n")) == "hipErrorAssert");
-    CHECK(name_of(find_explanation("hipErrorMemoryAllocation")) == "hipErrorOutOfMemory");
-    CHECK(name_of(find_explanation("hipErrorInitializationError")) == "hipErrorNotInitialized");
-    CHECK(name_of(find_explanation("hipErrorInvalidResourceHandle")) == "hipErrorInvalidHandle");
-    CHECK(name_of(find_explanation("BLOCK_EXCEEDS_KERNEL_MAX_THREADS")) == "block_exceeds_kernel_max_threads");
+    check_names({
+        {"HIPERRORINVALIDVALUE", "hipErrorInvalidValue"},
+        {"hiperrorinvalidconfiguration", "hipErrorInvalidConfiguration"},
+        {"CUDAERRORLAUNCHOUTOFRESOURCES", "hipErrorLaunchOutOfResources"},
+        {"hipErrorLaunchTimeout", "hipErrorLaunchTimeOut"},
+        {"  hipErrorAssert\n", "hipErrorAssert"},
+        {"hipErrorMemoryAllocation", "hipErrorOutOfMemory"},
+        {"hipErrorInitializationError", "hipErrorNotInitialized"},
+        {"hipErrorInvalidResourceHandle", "hipErrorInvalidHandle"},
+        {"BLOCK_EXCEEDS_KERNEL_MAX_THREADS", "block_exceeds_kernel_max_threads"},
+    });
 }
 
 TEST_CASE("numbers are accepted in decimal and 0x hex, with surrounding blanks") {
-    CHECK(name_of(find_explanation("0xd1")) == "hipErrorNoBinaryForGpu");
-    CHECK(name_of(find_explanation("0XD1")) == "hipErrorNoBinaryForGpu");
-    CHECK(name_of(find_explanation("0x9")) == "hipErrorInvalidConfiguration");
-    CHECK(name_of(find_explanation("0x2bd")) == "hipErrorLaunchOutOfResources");
-    CHECK(name_of(find_explanation("\t701 \r\n")) == "hipErrorLaunchOutOfResources");
-    CHECK(name_of(find_explanation("0009")) == "hipErrorInvalidConfiguration");
+    check_names({
+        {"0xd1", "hipErrorNoBinaryForGpu"},
+        {"0XD1", "hipErrorNoBinaryForGpu"},
+        {"0x9", "hipErrorInvalidConfiguration"},
+        {"0x2bd", "hipErrorLaunchOutOfResources"},
+        {"\t701 \r\n", "hipErrorLaunchOutOfResources"},
+        {"0009", "hipErrorInvalidConfiguration"},
+    });
 }
 
 TEST_CASE("runtime messages embedded in longer log lines are found") {
-    CHECK(name_of(find_explanation("CUDA error: invalid configuration argument at foo.cu:12")) ==
-          "hipErrorInvalidConfiguration");
-    CHECK(name_of(find_explanation("RuntimeError: HIP error: invalid device function\nHIP kernel errors might be "
-                                   "asynchronously reported at some other API call")) == "hipErrorInvalidDeviceFunction");
-    CHECK(name_of(find_explanation("RuntimeError: Triton Error [HIP]: Code: 1, Messsage: invalid argument")) ==
-          "hipErrorInvalidValue");
-    CHECK(name_of(find_explanation("kernel launch failed: Too Many Resources Requested For Launch")) ==
-          "hipErrorLaunchOutOfResources");
+    check_names({
+        {"CUDA error: invalid configuration argument at foo.cu:12", "hipErrorInvalidConfiguration"},
+        {"RuntimeError: HIP error: invalid device function\nHIP kernel errors might be "
+         "asynchronously reported at some other API call",
+         "hipErrorInvalidDeviceFunction"},
+        {"RuntimeError: Triton Error [HIP]: Code: 1, Messsage: invalid argument", "hipErrorInvalidValue"},
+        {"kernel launch failed: Too Many Resources Requested For Launch", "hipErrorLaunchOutOfResources"},
+    });
 
     SECTION("the longest contained message wins") {
         CHECK(name_of(find_explanation("CUDA error: unspecified launch failure in prior launch")) ==
@@ -245,11 +268,11 @@ TEST_CASE("runtime messages embedded in longer log lines are found") {
         CHECK(name_of(find_explanation("CUDA error: unspecified launch failure")) == "hipErrorLaunchFailure");
     }
     SECTION("an error name in the line is used") {
-        CHECK(name_of(find_explanation(":3:hip_module.cpp :493 : hipLaunchKernel: Returned hipErrorLaunchFailure :")) ==
-              "hipErrorLaunchFailure");
-        CHECK(name_of(find_explanation("HIP error: hipErrorInvalidValue (HIP 5.2 prints the name)")) ==
-              "hipErrorInvalidValue");
-        CHECK(name_of(find_explanation("check failed: 'cudaErrorIllegalAddress'")) == "hipErrorIllegalAddress");
+        check_names({
+            {":3:hip_module.cpp :493 : hipLaunchKernel: Returned hipErrorLaunchFailure :", "hipErrorLaunchFailure"},
+            {"HIP error: hipErrorInvalidValue (HIP 5.2 prints the name)", "hipErrorInvalidValue"},
+            {"check failed: 'cudaErrorIllegalAddress'", "hipErrorIllegalAddress"},
+        });
     }
     SECTION("AMD fault and assert lines") {
         CHECK(name_of(find_explanation("Memory access fault by GPU node-1 (Agent handle: 0x55) on address 0x7fc7. "
@@ -283,14 +306,8 @@ TEST_CASE("the launch-bounds log line is explained as a block over the kernel's 
         CHECK(find_explanation("LAUNCH PARAMS (512, 1, 1) ARE LARGER THAN LAUNCH BOUNDS (256)") == e);
     }
     SECTION("the fixes name wavefit's tools") {
-        bool launch = false;
-        bool check = false;
-        for (std::size_t i = 0; i < e->cause_count; ++i) {
-            launch = launch || contains(e->fixes[i], "wavefit::launch");
-            check = check || contains(e->fixes[i], "wavefit check");
-        }
-        CHECK(launch);
-        CHECK(check);
+        CHECK(some_fix_contains(*e, "wavefit::launch"));
+        CHECK(some_fix_contains(*e, "wavefit check"));
     }
 }
 
@@ -303,9 +320,7 @@ TEST_CASE("HSA_STATUS_ERROR_INVALID_ISA is explained as a register or ISA proble
     CHECK(e->code == analysis::no_error_code);
     CHECK(find_explanation("hsa_status_error_invalid_isa") == e);
     CHECK(find_explanation("Queue error state in GPU agent: AMD gfx906 (Out of VGPRs;)") == e);
-    bool kokkos = false;
-    for (std::size_t i = 0; i < e->cause_count; ++i) kokkos = kokkos || contains(e->causes[i], "kokkos/kokkos#9402");
-    CHECK(kokkos);
+    CHECK(some_cause_contains(*e, "kokkos/kokkos#9402"));
 }
 
 TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
@@ -326,9 +341,7 @@ TEST_CASE("every one of the thirteen diagnostic codes has an entry") {
         CHECK(e->message.empty());
         CHECK_FALSE(e->on_amd.empty());     // the runtime error it would become on AMD
         CHECK_FALSE(e->on_nvidia.empty());  // and on NVIDIA
-        bool names_a_tool = false;
-        for (std::size_t i = 0; i < e->cause_count; ++i) names_a_tool = names_a_tool || contains(e->fixes[i], "wavefit");
-        CHECK(names_a_tool);
+        CHECK(some_fix_contains(*e, "wavefit"));
     }
 
     SECTION("and they are exactly the codes diagnostic.hpp can produce") {
@@ -454,10 +467,7 @@ TEST_CASE("0 is hipSuccess: explained as not an error, pointing at the call befo
         CHECK(e->cuda_name == "cudaSuccess");
         CHECK(contains(e->meaning, "Not an error"));
     }
-    bool names_asynchronous = false;
-    for (std::size_t i = 0; i < find_explanation("0")->cause_count; ++i)
-        names_asynchronous = names_asynchronous || contains(find_explanation("0")->cause(i), "asynchronous");
-    CHECK(names_asynchronous);
+    CHECK(some_cause_contains(*find_explanation("0"), "asynchronous"));
 }
 
 TEST_CASE("unknown input returns nullptr") {

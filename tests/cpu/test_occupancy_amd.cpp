@@ -10,6 +10,8 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
 
+#include "support.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstddef>
@@ -249,8 +251,7 @@ TEST_CASE("deliberate difference: a block above the kernel's own bound gets 0 bl
     // hipOccupancyMaxActiveBlocksPerMultiprocessor compares the block only with the device's
     // maxWorkGroupSize, so for a __launch_bounds__(256) kernel it happily reports 4 blocks of 512
     // threads, a launch that then fails. wavefit reports that the block cannot run at all.
-    kernel_resources k{};
-    k.max_threads_per_block = 256;
+    const kernel_resources k = spec::with_bound(256);
     const wavefit::occupancy_report r = occupancy(presets::detail::mi300x, k, 512);
     const int hip = hip_max_blocks_per_cu(hip_device_for("mi300x"), 512, 0, 0, 0, 0);
     CAPTURE(hip, r.active_blocks_per_cu);
@@ -269,8 +270,7 @@ TEST_CASE(
     // RDNA3 addresses at most 256 VGPRs per lane (v0..v255); a code object claiming 257 or more is
     // not for this GPU. HIP's formula would still divide 1536 by the aligned count: 257 and 256 both
     // round to 264, and 1536 / 264 = 5 waves per SIMD.
-    kernel_resources k{};
-    k.registers = 257;
+    kernel_resources k = spec::with_registers(257);
     const wavefit::occupancy_report r = occupancy(presets::detail::rx7900xtx, k, 32);
     const int hip = hip_max_blocks_per_cu(hip_device_for("rx7900xtx"), 32, 257, 0, 0, 0);
     CAPTURE(hip, r.active_blocks_per_cu, r.limits.registers);
@@ -292,8 +292,7 @@ TEST_CASE("waves per SIMD equal the compiler's occupancy comment for .vgpr_count
     const row rows[] = {{52, 8}, {128, 4}, {256, 2}, {464, 1}, {490, 1}, {512, 1}};
     for (const char* key : {"mi250x", "mi300x"}) {
         for (const row& x : rows) {
-            kernel_resources k{};
-            k.registers = x.vgpr_count;
+            const kernel_resources k = spec::with_registers(x.vgpr_count);
             const wavefit::occupancy_report r = occupancy(presets::by_name(key), k, 64);
             CAPTURE(key, x.vgpr_count, x.waves_per_simd, r.active_waves_per_cu, r.occupancy);
             REQUIRE(r.active_waves_per_cu == 4 * x.waves_per_simd);
@@ -305,8 +304,7 @@ TEST_CASE("waves per SIMD equal the compiler's occupancy comment for .vgpr_count
 
 TEST_CASE("a 1024-thread block fits with 128 VGPRs and not with 129 or 256 on gfx942", "[occupancy][amd]") {
     // 1024 threads = 16 waves = 4 per SIMD; 512 / 128 = 4 waves per SIMD fit, 512 / 136 = 3 do not.
-    kernel_resources k{};
-    k.registers = 128;
+    kernel_resources k = spec::with_registers(128);
     const wavefit::occupancy_report fits = occupancy(presets::detail::mi300x, k, 1024);
     CAPTURE(fits.active_blocks_per_cu, fits.limits.registers);
     REQUIRE(fits.active_blocks_per_cu == 1);
@@ -327,8 +325,8 @@ TEST_CASE("kokkos#9402: 132 VGPRs on MI300A allow blocks of 768 threads, not 102
     // The kernel in kokkos/kokkos#9402 was compiled for the default bound of 1024 (128 VGPRs) and
     // missed it "by a margin of 4 registers" (132); Kokkos then picked block 1024 for nwork in
     // [116737, 466943] and the dispatch aborted with HSA_STATUS_ERROR_INVALID_ISA, while 512 ran.
-    kernel_resources k{};
-    k.registers = 132;  // align_up(132, 8) = 136: 512 / 136 = 3 waves per SIMD, 12 per CU
+    // align_up(132, 8) = 136: 512 / 136 = 3 waves per SIMD, 12 per CU
+    const kernel_resources k = spec::with_registers(132);
     const wavefit::occupancy_report at_1024 = occupancy(presets::detail::mi300a, k, 1024);
     const wavefit::occupancy_report at_512 = occupancy(presets::detail::mi300a, k, 512);
     CAPTURE(at_1024.active_blocks_per_cu, at_1024.limits.registers, at_512.active_blocks_per_cu);
@@ -393,29 +391,32 @@ TEST_CASE("SGPRs never limit on gfx1100", "[occupancy][amd]") {
 }
 
 TEST_CASE("the occupancy ratio is resident waves over 32 on gfx9 and over 64 on gfx1100", "[occupancy][amd]") {
-    kernel_resources k{};
-    k.registers = 96;  // gfx942: 512 / 96 = 5 waves per SIMD = 20 per CU
-    const wavefit::occupancy_report cdna = occupancy(presets::detail::mi300x, k, 256);
-    CAPTURE(cdna.active_blocks_per_cu, cdna.active_waves_per_cu, cdna.max_waves_per_cu, cdna.occupancy);
-    REQUIRE(cdna.max_waves_per_cu == 32);
-    REQUIRE(cdna.active_blocks_per_cu == 5);
-    REQUIRE(cdna.active_waves_per_cu == 20);
-    REQUIRE(cdna.occupancy == Approx(20.0 / 32.0));
-
-    k.registers = 128;  // gfx1100: align_up(128, 24) = 144, 1536 / 144 = 10 waves per SIMD = 40 per WGP
-    const wavefit::occupancy_report rdna = occupancy(presets::detail::rx7900xtx, k, 256);
-    CAPTURE(rdna.active_blocks_per_cu, rdna.active_waves_per_cu, rdna.max_waves_per_cu, rdna.occupancy);
-    REQUIRE(rdna.max_waves_per_cu == 64);
-    REQUIRE(rdna.active_blocks_per_cu == 5);
-    REQUIRE(rdna.active_waves_per_cu == 40);
-    REQUIRE(rdna.occupancy == Approx(40.0 / 64.0));
+    struct row {
+        const char* what;
+        const wavefit::device_limits* d;
+        std::uint32_t registers;
+        std::uint32_t max_waves_per_cu;
+        std::uint32_t waves_per_cu;
+    };
+    const row rows[] = {
+        {"gfx942: 512 / 96 = 5 waves per SIMD = 20 per CU", &presets::detail::mi300x, 96, 32, 20},
+        {"gfx1100: align_up(128, 24) = 144, 1536 / 144 = 10 waves per SIMD = 40 per WGP", &presets::detail::rx7900xtx, 128,
+         64, 40},
+    };
+    for (const row& x : rows) {
+        const wavefit::occupancy_report r = occupancy(*x.d, spec::with_registers(x.registers), 256);
+        CAPTURE(x.what, r.active_blocks_per_cu, r.active_waves_per_cu, r.max_waves_per_cu, r.occupancy);
+        REQUIRE(r.max_waves_per_cu == x.max_waves_per_cu);
+        REQUIRE(r.active_blocks_per_cu == 5);
+        REQUIRE(r.active_waves_per_cu == x.waves_per_cu);
+        REQUIRE(r.occupancy == Approx(static_cast<double>(x.waves_per_cu) / x.max_waves_per_cu));
+    }
 }
 
 TEST_CASE("LDS is divided by the exact byte count, as HIP does, not by 512-byte granules", "[occupancy][amd]") {
     // AMDGPUUsage allocates LDS in 512-byte granules on GFX7-GFX10; HIP's formula divides by the
     // exact size (docs/device-facts.md §3). 21845 bytes: 65536 / 21845 = 3 blocks (22016 bytes rounded would give 2).
-    kernel_resources k{};
-    k.static_shared = 21845;
+    const kernel_resources k = spec::with_static_shared(21845);
     const wavefit::occupancy_report r = occupancy(presets::detail::mi300x, k, 64);
     CAPTURE(r.active_blocks_per_cu, r.limits.shared_memory);
     REQUIRE(r.active_blocks_per_cu == 3);

@@ -35,6 +35,7 @@ using spec::contains;
 using spec::u64_max;
 using spec::with_bound;
 using spec::with_registers;
+using spec::with_static_shared;
 
 // The plan passes validation for the same inputs (the contract's "a plan always passes check").
 void require_launchable(const launch_plan& p, const wavefit::device_limits& d, const kernel_resources& k) {
@@ -42,6 +43,18 @@ void require_launchable(const launch_plan& p, const wavefit::device_limits& d, c
     REQUIRE(p.ok());
     REQUIRE_FALSE(p.empty);
     REQUIRE(spec::no_error(wavefit::check(d, k, p.config())));
+}
+
+// Plans `extent` for a kernel without resource limits on `d`, requires this block and grid and a plan that
+// launches, and returns the plan for the case's own checks.
+launch_plan require_extent_plan(const wavefit::device_limits& d, dims extent, dims block, dims grid) {
+    const launch_plan p = plan(d, kernel_resources{}, extent);
+    CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
+    CAPTURE(block.x, block.y, block.z, grid.x, grid.y, grid.z);  // expected: dims print as {?}
+    REQUIRE(p.block == block);
+    REQUIRE(p.grid == grid);
+    require_launchable(p, d, kernel_resources{});
+    return p;
 }
 
 }  // namespace
@@ -236,8 +249,7 @@ TEST_CASE("registers that make 1024 threads impossible give a smaller block", "[
 
 TEST_CASE("shared memory per block limits residency and the plan grows the block to compensate", "[plan]") {
     SECTION("32 KiB of LDS on the MI300X: 2 blocks per CU, so 16-wave blocks fill it") {
-        kernel_resources k{};
-        k.static_shared = 32768;
+        const kernel_resources k = with_static_shared(32768);
         const launch_plan p = plan(presets::detail::mi300x, k, std::uint64_t{1} << 26);
         CAPTURE(p.block.x, p.occupancy.active_blocks_per_cu, p.occupancy.limits.shared_memory);
         REQUIRE(p.occupancy.limits.shared_memory == 2);
@@ -259,8 +271,7 @@ TEST_CASE("shared memory per block limits residency and the plan grows the block
         REQUIRE(p.problems.contains(diagnostic_code::shared_memory_requires_opt_in));
     }
     SECTION("16 KiB on the MI300X with block 64 preferred by spreading still fits 4 blocks") {
-        kernel_resources k{};
-        k.static_shared = 16384;
+        const kernel_resources k = with_static_shared(16384);
         const launch_plan p = plan(presets::detail::mi300x, k, 64);
         CAPTURE(p.block.x, p.occupancy.active_blocks_per_cu);
         REQUIRE(p.block.x == 64);
@@ -271,8 +282,7 @@ TEST_CASE("shared memory per block limits residency and the plan grows the block
 
 TEST_CASE("a kernel that cannot run at all gives an infeasible plan that says why", "[plan]") {
     SECTION("static LDS above the MI300X's 64 KiB") {
-        kernel_resources k{};
-        k.static_shared = 65537;
+        const kernel_resources k = with_static_shared(65537);
         const launch_plan p = plan(presets::detail::mi300x, k, 1000);
         const std::string reason = wavefit::plan_reason(p, presets::detail::mi300x, k);
         CAPTURE(reason);
@@ -291,8 +301,7 @@ TEST_CASE("a kernel that cannot run at all gives an infeasible plan that says wh
         REQUIRE(p.problems.contains(diagnostic_code::registers_exceed_limit));
     }
     SECTION("the same for extents") {
-        kernel_resources k{};
-        k.static_shared = 232449;
+        const kernel_resources k = with_static_shared(232449);
         const launch_plan p = plan(presets::detail::h200, k, dims{100, 100});
         REQUIRE_FALSE(p.ok());
         REQUIRE(p.problems.contains(diagnostic_code::shared_memory_exceeds_limit));
@@ -347,27 +356,17 @@ TEST_CASE("2^64-1 elements of a kernel that loops plan without overflow on both 
 
 TEST_CASE("extent plans shape the block x first and cover every axis", "[plan][extent]") {
     SECTION("1024 x 1024 on the MI300X: rows of 256") {
-        const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, dims{1024, 1024});
-        CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
-        REQUIRE(p.block == dims{256, 1, 1});
-        REQUIRE(p.grid == dims{4, 1024, 1});
+        const launch_plan p =
+            require_extent_plan(presets::detail::mi300x, dims{1024, 1024}, dims{256, 1, 1}, dims{4, 1024, 1});
         REQUIRE_FALSE(p.grid_stride);
-        require_launchable(p, presets::detail::mi300x, kernel_resources{});
     }
     SECTION("16 x 16 x 16 on the MI300X: one wave as 16 x 4") {
-        const launch_plan p = plan(presets::detail::mi300x, kernel_resources{}, dims{16, 16, 16});
-        CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
-        REQUIRE(p.block == dims{16, 4, 1});
-        REQUIRE(p.grid == dims{1, 4, 16});
+        const launch_plan p =
+            require_extent_plan(presets::detail::mi300x, dims{16, 16, 16}, dims{16, 4, 1}, dims{1, 4, 16});
         REQUIRE(p.block.volume() % 64 == 0);
-        require_launchable(p, presets::detail::mi300x, kernel_resources{});
     }
     SECTION("64 x 64 x 64 on the H200: 64 x 4 blocks") {
-        const launch_plan p = plan(presets::detail::h200, kernel_resources{}, dims{64, 64, 64});
-        CAPTURE(p.block.x, p.block.y, p.block.z, p.grid.x, p.grid.y, p.grid.z);
-        REQUIRE(p.block == dims{64, 4, 1});
-        REQUIRE(p.grid == dims{1, 16, 64});
-        require_launchable(p, presets::detail::h200, kernel_resources{});
+        require_extent_plan(presets::detail::h200, dims{64, 64, 64}, dims{64, 4, 1}, dims{1, 16, 64});
     }
     SECTION("a long z axis on the H200 keeps block z within 64") {
         const launch_plan p = plan(presets::detail::h200, kernel_resources{}, dims{1, 1, 1000000});

@@ -40,6 +40,7 @@ using wavefit::launch_config;
 using spec::describe_device;
 using spec::describe_kernel;
 using spec::u64_max;
+using spec::with_registers;
 // A fixed seed keeps CI reproducible; WAVEFIT_PROPERTY_SEED=N explores others (the seed in use is
 // printed with every failure).
 std::uint64_t seed_in_use() {
@@ -273,6 +274,15 @@ bool some_block_runs(const device_limits& d, const kernel_resources& k, std::uin
 
 // Exact products of two 64-bit sizes, independent of the library's arithmetic.
 __extension__ using wide = unsigned __int128;
+
+// Half the time a built-in device (what tuning and planning meet), half a random one (what they might).
+device_limits preset_or_random_device(random_source& rnd) {
+    return rnd.chance(0.5) ? wavefit::presets::all[rnd.between(0, wavefit::presets::all.size() - 1)].limits
+                           : random_device(rnd);
+}
+
+// Thread counts of the per_group work the properties draw (rnd.pick).
+constexpr std::array<std::uint64_t, 5> group_sizes{4, 8, 16, 32, 64};
 
 // A random kernel contract: one pass or a loop, powers of two or any wave multiple, sometimes a
 // maximum of its own (a shared array).
@@ -629,8 +639,7 @@ TEST_CASE("more registers than a thread may have cannot run even when the regist
     d.max_block = dims{64, 64, 64};
     d.registers_per_simd_lane = 0;
     d.max_registers_per_thread = 512;
-    kernel_resources k{};
-    k.registers = 518;
+    kernel_resources k = with_registers(518);
     const wavefit::occupancy_report r = wavefit::occupancy(d, k, 64);
     CAPTURE(r.active_blocks_per_cu, r.limits.registers);
     REQUIRE_FALSE(r.fits());
@@ -815,11 +824,9 @@ TEST_CASE("configure()'s closed form gives configure()'s launch for every count 
           "[properties][plan][launch-path]") {
     INFO("seed " << seed + 13);
     random_source rnd(seed + 13);
-    const std::array<std::uint64_t, 5> groups{4, 8, 16, 32, 64};
     std::uint64_t counts_checked = 0, small_counts_checked = 0, recipes_with_closed_form = 0, recipes = 0;
     for (int i = 0; i < 3000; ++i) {
-        const device_limits d = rnd.chance(0.5) ? wavefit::presets::all[rnd.between(0, wavefit::presets::all.size() - 1)].limits
-                                                : random_device(rnd);
+        const device_limits d = preset_or_random_device(rnd);
         const kernel_resources k = random_kernel(rnd, d);
         const std::uint64_t first = rnd.between(1, std::uint64_t{1} << rnd.between(1, 36));
         wavefit::work w = wavefit::work::elements(first);
@@ -827,7 +834,7 @@ TEST_CASE("configure()'s closed form gives configure()'s launch for every count 
             case 0: break;
             case 1: w = wavefit::work::per_block(first, rnd.chance(0.5) ? 0 : rnd.between(1, 70000)); break;
             case 2: w = wavefit::work::per_wave(first, rnd.between(0, 8192)); break;
-            case 3: w = wavefit::work::per_group(first, rnd.pick(groups), rnd.between(0, 8192)); break;
+            case 3: w = wavefit::work::per_group(first, rnd.pick(group_sizes), rnd.between(0, 8192)); break;
             default: w = wavefit::work::over(dims{first, rnd.between(1, 64), 1}); break;
         }
         w = with_random_contract(rnd, w);
@@ -905,12 +912,9 @@ TEST_CASE("every tuning candidate is a block the contract allows and, unless the
     INFO("seed " << seed + 11);
     random_source rnd(seed + 11);
     const std::array<std::uint64_t, 6> fixed_blocks{32, 64, 128, 256, 512, 1024};
-    const std::array<std::uint64_t, 5> groups{4, 8, 16, 32, 64};
     std::uint64_t candidates_checked = 0, one_pass_checked = 0;
     for (int i = 0; i < 3000; ++i) {
-        // Half on the built-in devices (what tuning meets), half on random ones (what it might).
-        const device_limits d = rnd.chance(0.5) ? wavefit::presets::all[rnd.between(0, wavefit::presets::all.size() - 1)].limits
-                                                : random_device(rnd);
+        const device_limits d = preset_or_random_device(rnd);
         const kernel_resources k = random_kernel(rnd, d);
         // Sizes a tuner meets (it tunes at a size class): up to 2^36 items.
         const std::uint64_t units = rnd.chance(0.1) ? 0 : rnd.between(1, std::uint64_t{1} << rnd.between(1, 36));
@@ -921,7 +925,7 @@ TEST_CASE("every tuning candidate is a block the contract allows and, unless the
             case 1: w = wavefit::work::per_block(units, rnd.between(1, 70000)); break;
             case 2: w = wavefit::work::per_wave(units, rnd.between(1, 8192)); break;
             default:
-                group = rnd.pick(groups);
+                group = rnd.pick(group_sizes);
                 w = wavefit::work::per_group(units, group, rnd.between(1, 8192));
                 break;
         }

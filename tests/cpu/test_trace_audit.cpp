@@ -50,6 +50,20 @@ std::string codes(const analysis::kernel_audit& a) {
     return s;
 }
 
+// audit's findings for one kernel launched as `t` on `d`.
+analysis::kernel_audit audit(const wavefit::device_limits& d, const trace_dispatch& t) {
+    return analysis::audit_kernel(d, group_of(t));
+}
+
+// The finding `code`, which must be there: a failure lists the codes the audit found instead.
+const analysis::audit_finding& require_finding(const analysis::kernel_audit& a, std::string_view code) {
+    INFO("findings: " << codes(a));
+    CAPTURE(code);
+    const analysis::audit_finding* f = find(a, code);
+    REQUIRE(f != nullptr);
+    return *f;
+}
+
 }  // namespace
 
 TEST_CASE("rocprof's Grid_Size counts work-items: blocks are its ceiling over the block", "[audit]") {
@@ -76,7 +90,7 @@ TEST_CASE("VGPRs and AGPRs unify on gfx90a/gfx94x: AGPRs start at a 4-register b
     trace_dispatch t = dispatch("mfma", dims{1216, 1, 1}, dims{256, 1, 1}, 1000);
     t.arch_vgpr = 130;
     t.accum_vgpr = 120;
-    const analysis::kernel_audit a = analysis::audit_kernel(presets::detail::mi300x, group_of(t));
+    const analysis::kernel_audit a = audit(presets::detail::mi300x, t);
     REQUIRE(a.resources.registers == 252);
     REQUIRE(a.occupancy.active_waves_per_cu == 8);
     REQUIRE(a.occupancy.limited_by == wavefit::occupancy_report::limiter::registers);
@@ -116,35 +130,31 @@ TEST_CASE("dispatches group by name and launch configuration, sorted by GPU time
 }
 
 TEST_CASE("idle_lanes: a 32-thread block on wave64 leaves half of each wave idle", "[audit]") {
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{100000}, dims{32}, 1)));
-    const auto* f = find(a, "idle_lanes");
-    REQUIRE(f != nullptr);
-    CHECK(f->severity == "warning");
-    CHECK(f->message.find("32 of 64 lanes (50%)") != std::string::npos);
-    CHECK(f->fix.find("multiple of 64") != std::string::npos);
+    const auto a = audit(presets::detail::mi300x, dispatch("k", dims{100000}, dims{32}, 1));
+    const analysis::audit_finding& f = require_finding(a, "idle_lanes");
+    CHECK(f.severity == "warning");
+    CHECK(f.message.find("32 of 64 lanes (50%)") != std::string::npos);
+    CHECK(f.fix.find("multiple of 64") != std::string::npos);
     // check's own partial-wave warning is not repeated.
     CHECK(find(a, "block_not_wave_multiple") == nullptr);
     // A whole number of waves has no finding.
-    CHECK(find(analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{100000}, dims{64}, 1))), "idle_lanes") ==
-          nullptr);
+    CHECK(find(audit(presets::detail::mi300x, dispatch("k", dims{100000}, dims{64}, 1)), "idle_lanes") == nullptr);
 }
 
 TEST_CASE("scratch_spill names the bytes per work-item", "[audit]") {
     trace_dispatch t = dispatch("k", dims{608}, dims{1024}, 1);
     t.scratch = 268;
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(t));
-    const auto* f = find(a, "scratch_spill");
-    REQUIRE(f != nullptr);
-    CHECK(f->message.find("268 bytes of scratch per work-item") != std::string::npos);
+    const auto a = audit(presets::detail::mi300x, t);
+    const analysis::audit_finding& f = require_finding(a, "scratch_spill");
+    CHECK(f.message.find("268 bytes of scratch per work-item") != std::string::npos);
 }
 
 TEST_CASE("grid_smaller_than_device counts the idle CUs", "[audit]") {
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{64}, dims{256}, 1)));
-    const auto* f = find(a, "grid_smaller_than_device");
-    REQUIRE(f != nullptr);
-    CHECK(f->message.find("64 blocks for the 304 CUs") != std::string::npos);
-    CHECK(f->message.find("240 CUs stay idle") != std::string::npos);
-    CHECK(find(analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{304}, dims{256}, 1))),
+    const auto a = audit(presets::detail::mi300x, dispatch("k", dims{64}, dims{256}, 1));
+    const analysis::audit_finding& f = require_finding(a, "grid_smaller_than_device");
+    CHECK(f.message.find("64 blocks for the 304 CUs") != std::string::npos);
+    CHECK(f.message.find("240 CUs stay idle") != std::string::npos);
+    CHECK(find(audit(presets::detail::mi300x, dispatch("k", dims{304}, dims{256}, 1)),
                "grid_smaller_than_device") == nullptr);
 }
 
@@ -152,31 +162,28 @@ TEST_CASE("tail_imbalance: the last round of blocks fills only part of the devic
     // 96 VGPRs: 5 waves per SIMD = 20 per CU = 5 blocks of 256; 304 CUs hold 1520 at once.
     trace_dispatch t = dispatch("k", dims{1600}, dims{256}, 1);
     t.arch_vgpr = 96;
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(t));
-    const auto* f = find(a, "tail_imbalance");
-    REQUIRE(f != nullptr);
-    CHECK(f->severity == "info");
-    CHECK(f->message.find("2 rounds of 1520") != std::string::npos);
-    CHECK(f->message.find("the last round has 80 (5% of the device busy), about 47%") != std::string::npos);
+    const auto a = audit(presets::detail::mi300x, t);
+    const analysis::audit_finding& f = require_finding(a, "tail_imbalance");
+    CHECK(f.severity == "info");
+    CHECK(f.message.find("2 rounds of 1520") != std::string::npos);
+    CHECK(f.message.find("the last round has 80 (5% of the device busy), about 47%") != std::string::npos);
     // Exactly two full rounds: no tail.
     t.grid = dims{3040};
-    CHECK(find(analysis::audit_kernel(presets::detail::mi300x, group_of(t)), "tail_imbalance") == nullptr);
+    CHECK(find(audit(presets::detail::mi300x, t), "tail_imbalance") == nullptr);
     // Many rounds make a small tail cheap: 100 rounds and a 5% last round cost under 1%.
     t.grid = dims{1520 * 99 + 80};
-    CHECK(find(analysis::audit_kernel(presets::detail::mi300x, group_of(t)), "tail_imbalance") == nullptr);
+    CHECK(find(audit(presets::detail::mi300x, t), "tail_imbalance") == nullptr);
 }
 
 TEST_CASE("work_items_near_dispatch_limit from 90% of 2^32-1 per dimension; beyond it check's error", "[audit]") {
-    const auto near = analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{15625000}, dims{256}, 1)));
-    const auto* f = find(near, "work_items_near_dispatch_limit");
-    REQUIRE(f != nullptr);
-    CHECK(f->message.find("4000000000 work-items in x is 93%") != std::string::npos);
-    const auto over = analysis::audit_kernel(presets::detail::mi300x, group_of(dispatch("k", dims{16777216}, dims{256}, 1)));
+    const auto near = audit(presets::detail::mi300x, dispatch("k", dims{15625000}, dims{256}, 1));
+    const analysis::audit_finding& f = require_finding(near, "work_items_near_dispatch_limit");
+    CHECK(f.message.find("4000000000 work-items in x is 93%") != std::string::npos);
+    const auto over = audit(presets::detail::mi300x, dispatch("k", dims{16777216}, dims{256}, 1));
     CHECK(find(over, "work_items_near_dispatch_limit") == nullptr);
-    REQUIRE(find(over, "work_items_exceed_dispatch_limit") != nullptr);
-    CHECK(find(over, "work_items_exceed_dispatch_limit")->severity == "error");
+    CHECK(require_finding(over, "work_items_exceed_dispatch_limit").severity == "error");
     // NVIDIA has no such limit.
-    CHECK(find(analysis::audit_kernel(presets::detail::h200, group_of(dispatch("k", dims{15625000}, dims{256}, 1))),
+    CHECK(find(audit(presets::detail::h200, dispatch("k", dims{15625000}, dims{256}, 1)),
                "work_items_near_dispatch_limit") == nullptr);
 }
 
@@ -184,28 +191,26 @@ TEST_CASE("low_occupancy names the limiter, the per-resource limits and what to 
     trace_dispatch t = dispatch("k", dims{1216}, dims{256}, 1);
     t.arch_vgpr = 130;
     t.accum_vgpr = 120;
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(t));
-    const auto* f = find(a, "low_occupancy");
-    REQUIRE(f != nullptr);
-    CHECK(f->message.find("modelled occupancy 25% (8 of 32 waves per CU, 2 blocks), limited by registers") !=
+    const auto a = audit(presets::detail::mi300x, t);
+    const analysis::audit_finding& f = require_finding(a, "low_occupancy");
+    CHECK(f.message.find("modelled occupancy 25% (8 of 32 waves per CU, 2 blocks), limited by registers") !=
           std::string::npos);
-    CHECK(f->message.find("waves 8, registers 2") != std::string::npos);
-    CHECK(f->fix.find("registers 252 -> 168 gives 3 waves per SIMD instead of 2") != std::string::npos);
+    CHECK(f.message.find("waves 8, registers 2") != std::string::npos);
+    CHECK(f.fix.find("registers 252 -> 168 gives 3 waves per SIMD instead of 2") != std::string::npos);
     // 50% and above: no finding.
     t.arch_vgpr = 128;
     t.accum_vgpr = 0;
-    CHECK(find(analysis::audit_kernel(presets::detail::mi300x, group_of(t)), "low_occupancy") == nullptr);
+    CHECK(find(audit(presets::detail::mi300x, t), "low_occupancy") == nullptr);
 }
 
 TEST_CASE("a launch check rejects carries check's code and no performance findings", "[audit]") {
     trace_dispatch t = dispatch("k", dims{304}, dims{256}, 1);
     t.shared = 81920;
-    const auto a = analysis::audit_kernel(presets::detail::mi300x, group_of(t));
+    const auto a = audit(presets::detail::mi300x, t);
+    CHECK(require_finding(a, "shared_memory_exceeds_limit").severity == "error");
     INFO(codes(a));
-    REQUIRE(find(a, "shared_memory_exceeds_limit") != nullptr);
-    CHECK(find(a, "shared_memory_exceeds_limit")->severity == "error");
     CHECK(find(a, "low_occupancy") == nullptr);
-    const auto big = analysis::audit_kernel(presets::detail::h200, group_of(dispatch("k", dims{10}, dims{2048}, 1)));
+    const auto big = audit(presets::detail::h200, dispatch("k", dims{10}, dims{2048}, 1));
     CHECK(find(big, "block_exceeds_device_max_threads") != nullptr);
 }
 
@@ -213,13 +218,13 @@ TEST_CASE("the estimate capped by the grid matches Kineto's est. achieved occupa
     // From tests/data/traces/kineto_tinylm_h200.json.gz: gather, grid 2048 x block 128, 32 regs: Kineto 97%.
     trace_dispatch t = dispatch("gather", dims{2048}, dims{128}, 1);
     t.registers = 32;
-    const auto a = analysis::audit_kernel(presets::detail::h200, group_of(t));
+    const auto a = audit(presets::detail::h200, t);
     CHECK(a.occupancy.occupancy == Approx(1.0));
     CHECK(a.estimated_achieved == Approx(0.9697).epsilon(0.001));
     // layer norm, block 32x4, 39 regs: Kineto 75%.
     t.block = dims{32, 4, 1};
     t.registers = 39;
-    CHECK(analysis::audit_kernel(presets::detail::h200, group_of(t)).occupancy.occupancy == Approx(0.75));
+    CHECK(audit(presets::detail::h200, t).occupancy.occupancy == Approx(0.75));
 }
 
 TEST_CASE("the hint says what gains one more wave per SIMD", "[audit][hint]") {

@@ -81,6 +81,24 @@ double five_percent_faster_at_512x2432(const void*, dim3 grid, dim3 block) {
     return block.x == 512 && grid.x == 2432 ? 950000.0 : 1000000.0;
 }
 
+// A duration model: blocks of `block_x` threads in a grid of `grid_x` blocks take `fast_ns`, any other launch `ns`.
+fake::duration_model faster_at(unsigned block_x, unsigned grid_x, double fast_ns, double ns) {
+    return [=](const void*, dim3 grid, dim3 block) { return block.x == block_x && grid.x == grid_x ? fast_ns : ns; };
+}
+
+// 2^26 elements of a kernel that loops: any grid covers them, so tuning may saturate or coarsen it.
+wavefit::work looping_work() { return wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(); }
+
+// What tuning a 2 us kernel that faster_at(512, 2432, 1970.0, 2000.0) times must give, warm or cold: the faster
+// configuration, with both times measured exactly.
+void require_tuned_to_1970_ns(const wavefit::tuning_result& r) {
+    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
+    REQUIRE(r.ok);
+    CHECK(r.tuned);
+    CHECK(r.chosen_ns == Approx(1970.0));
+    CHECK(r.plan_ns == Approx(2000.0));
+}
+
 }  // namespace
 
 TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by more than the noise", "[tuning][fake-hip]") {
@@ -174,19 +192,13 @@ TEST_CASE("tune: every timed launch follows a flush of the L2, as the applicatio
     tuning_scope scope;
     fake::current_device = 2;
     fake::name_kernel(address_of<8>(), "_Z12tuned_kernelILi8EEvPfi");
-    fake::set_duration_model(
-        [](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    fake::set_duration_model(faster_at(512, 2432, 1970.0, 2000.0));
     const int launches_before = fake::count().launches.load();
     const int flushes_before = fake::count().cache_flushes.load();
     const int held_before = fake::count().allocations.load();
-    const wavefit::tuning_result r =
-        wavefit::tune(tuned_kernel<8>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
-    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
-    REQUIRE(r.ok);
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<8>, looping_work(), nullptr, nullptr, 4099);
+    require_tuned_to_1970_ns(r);
     CHECK(r.cold_cache);
-    CHECK(r.tuned);
-    CHECK(r.chosen_ns == Approx(1970.0));
-    CHECK(r.plan_ns == Approx(2000.0));
     // One launch per sample, each after a flush (the warm-ups are the only launches without one).
     const int launches = fake::count().launches.load() - launches_before;
     const int flushes = fake::count().cache_flushes.load() - flushes_before;
@@ -241,19 +253,13 @@ TEST_CASE("tune: without memory for the flush, a kernel of a few microseconds is
     fake::name_kernel(address_of<10>(), "_Z13tuned_kernelILi10EEvPfi");
     // 2 us a launch, 1.5% faster at block 512 with 2 rounds: one event pair per launch would see 2 us
     // of device time and the fake's exact clock either way; batches must divide back to 2 us.
-    fake::set_duration_model(
-        [](const void*, dim3 grid, dim3 block) { return block.x == 512 && grid.x == 2432 ? 1970.0 : 2000.0; });
+    fake::set_duration_model(faster_at(512, 2432, 1970.0, 2000.0));
     fake::count().refuse_allocations.store(true);
     const int launches_before = fake::count().launches.load();
-    const wavefit::tuning_result r = wavefit::tune(
-        tuned_kernel<10>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<10>, looping_work(), nullptr, nullptr, 4099);
     fake::count().refuse_allocations.store(false);
-    CAPTURE(r.message, r.chosen.block.x, r.chosen.grid.x, r.chosen_ns, r.plan_ns);
-    REQUIRE(r.ok);
+    require_tuned_to_1970_ns(r);
     CHECK_FALSE(r.cold_cache);
-    CHECK(r.tuned);
-    CHECK(r.chosen_ns == Approx(1970.0));
-    CHECK(r.plan_ns == Approx(2000.0));
     // 25 launches a sample (50 us / 2 us): far more launches than samples.
     CHECK(fake::count().launches.load() - launches_before > 25 * 100);
 }
@@ -264,13 +270,23 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     fake::current_device = 2;
     const std::uint64_t n = std::uint64_t{1} << 24;
     const wavefit::launch_config original{wavefit::dims{n / 128}, wavefit::dims{128}};
-    SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
-        fake::name_kernel(address_of<11>(), "_Z13tuned_kernelILi11EEvPfi");
-        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 128 ? 900000.0 : 1000000.0; });
-        const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
-        const wavefit::tuning_result r = wavefit::tune(tuned_kernel<11>, w, nullptr, nullptr, 4099);
-        CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
+    const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
+    // Tunes `kernel` (named `mangled` at `address`) where blocks of `fast_block` threads take `ns` and others 1 ms,
+    // and requires that tuning ran (its message printed if not).
+    const auto tune_with_block_at = [&](auto kernel, const void* address, const char* mangled, unsigned fast_block,
+                                        double ns) {
+        fake::name_kernel(address, mangled);
+        fake::set_duration_model(
+            [fast_block, ns](const void*, dim3, dim3 block) { return block.x == fast_block ? ns : 1000000.0; });
+        const wavefit::tuning_result r = wavefit::tune(kernel, w, nullptr, nullptr, 4099);
+        INFO(r.message);
         REQUIRE(r.ok);
+        return r;
+    };
+    SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
+        const wavefit::tuning_result r =
+            tune_with_block_at(tuned_kernel<11>, address_of<11>(), "_Z13tuned_kernelILi11EEvPfi", 128, 900000.0);
+        CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
         CHECK(r.has_baseline);
         CHECK_FALSE(r.tuned);
         CHECK(r.chosen == original);
@@ -280,12 +296,9 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         CHECK(wavefit::try_launch(tuned_kernel<11>, w, nullptr, nullptr, 4099).config == original);
     }
     SECTION("the plan beats it by 10%: the record replaces it, and `use` launches the plan") {
-        fake::name_kernel(address_of<12>(), "_Z13tuned_kernelILi12EEvPfi");
-        fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 256 ? 900000.0 : 1000000.0; });
-        const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
-        const wavefit::tuning_result r = wavefit::tune(tuned_kernel<12>, w, nullptr, nullptr, 4099);
+        const wavefit::tuning_result r =
+            tune_with_block_at(tuned_kernel<12>, address_of<12>(), "_Z13tuned_kernelILi12EEvPfi", 256, 900000.0);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
-        REQUIRE(r.ok);
         CHECK(r.tuned);
         CHECK(r.chosen.block.x == 256);
         CHECK(r.baseline_ns == Approx(1000000.0));
@@ -295,20 +308,12 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         CHECK(wavefit::try_launch(tuned_kernel<12>, w, nullptr, nullptr, 4099).config.block.x == 256);
     }
     SECTION("the floor: block 256 faster by 0.4% (the noise) keeps the user's block, faster by 0.7% replaces it") {
-        const auto tune_with_256_at = [&](auto kernel, const void* address, const char* mangled, double ns) {
-            fake::name_kernel(address, mangled);
-            fake::set_duration_model([ns](const void*, dim3, dim3 block) { return block.x == 256 ? ns : 1000000.0; });
-            return wavefit::tune(kernel, wavefit::work::elements(n).block_powers_of_two().replacing(original), nullptr,
-                                 nullptr, 4099);
-        };
         const wavefit::tuning_result kept =
-            tune_with_256_at(tuned_kernel<13>, address_of<13>(), "_Z13tuned_kernelILi13EEvPfi", 996000.0);
-        REQUIRE(kept.ok);
+            tune_with_block_at(tuned_kernel<13>, address_of<13>(), "_Z13tuned_kernelILi13EEvPfi", 256, 996000.0);
         CHECK_FALSE(kept.tuned);
         CHECK(kept.chosen == original);
         const wavefit::tuning_result replaced =
-            tune_with_256_at(tuned_kernel<15>, address_of<15>(), "_Z13tuned_kernelILi15EEvPfi", 993000.0);
-        REQUIRE(replaced.ok);
+            tune_with_block_at(tuned_kernel<15>, address_of<15>(), "_Z13tuned_kernelILi15EEvPfi", 256, 993000.0);
         CHECK(replaced.tuned);
         CHECK(replaced.chosen.block.x == 256);
     }
@@ -333,10 +338,8 @@ TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
     fake::current_device = 2;
     fake::name_kernel(address_of<2>(), "_Z12tuned_kernelILi2EEvPfi");
     // Every configuration runs in the same 1 ms, but for one that is 0.1% faster: inside the noise floor.
-    fake::set_duration_model(
-        [](const void*, dim3 grid, dim3 block) { return block.x == 1024 && grid.x == 1216 ? 999000.0 : 1000000.0; });
-    const wavefit::tuning_result r =
-        wavefit::tune(tuned_kernel<2>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    fake::set_duration_model(faster_at(1024, 1216, 999000.0, 1000000.0));
+    const wavefit::tuning_result r = wavefit::tune(tuned_kernel<2>, looping_work(), nullptr, nullptr, 4099);
     REQUIRE(r.ok);
     CAPTURE(r.chosen.block.x, r.chosen.grid.x);
     CHECK_FALSE(r.tuned);
@@ -353,8 +356,7 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
     const int launches_before = fake::count().launches.load();
-    const wavefit::launch_result first = wavefit::try_launch(
-        tuned_kernel<3>, wavefit::work::elements(std::uint64_t{1} << 26).kernel_loops(), nullptr, nullptr, 4099);
+    const wavefit::launch_result first = wavefit::try_launch(tuned_kernel<3>, looping_work(), nullptr, nullptr, 4099);
     CAPTURE(first.message);
     CHECK(first.status == wavefit::launch_status::launched);
     CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});

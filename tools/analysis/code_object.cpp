@@ -2,6 +2,7 @@
 // Reading kernels out of AMDGPU code objects, offload bundles and host ELF files (code_object.hpp).
 #include "code_object.hpp"
 
+#include <cstddef>       // std::size_t of the field tables
 #include <filesystem>    // read_kernels_from_file: refuse what is not a regular file before reading it
 #include <fstream>       // read_kernels_from_file
 #include <ios>           // std::streamsize, open modes
@@ -39,6 +40,23 @@ std::uint32_t read_u32_field(msgpack_reader& r, const char* key) {
     return static_cast<std::uint32_t>(v);
 }
 
+// A number of the kernel metadata read into its member of code_object_kernel; `bit` marks a required
+// field as seen (0: optional).
+template <typename T>
+struct number_field {
+    const char* key;
+    T code_object_kernel::*member;
+    unsigned bit;
+};
+
+// The field of `fields` named `key`, or nullptr.
+template <typename T, std::size_t N>
+const number_field<T>* field_named(const number_field<T> (&fields)[N], std::string_view key) {
+    for (const number_field<T>& f : fields)
+        if (key == f.key) return &f;
+    return nullptr;
+}
+
 // One entry of amdhsa.kernels. The fields the runtime needs to launch are required (AMDGPUUsage
 // lists them as required); the rest default to 0.
 code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) {
@@ -66,13 +84,8 @@ code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) 
         {f_max_flat, ".max_flat_workgroup_size"},
         {f_wave, ".wavefront_size"},
     };
-    // The 32-bit counts, each read into its member of code_object_kernel; `bit` 0: optional.
-    struct u32_field {
-        const char* key;
-        std::uint32_t code_object_kernel::*member;
-        unsigned bit;
-    };
-    static constexpr u32_field u32_fields[] = {
+    // The 32-bit counts and the 64-bit sizes.
+    static constexpr number_field<std::uint32_t> u32_fields[] = {
         {".vgpr_count", &code_object_kernel::vgpr_count, f_vgpr},
         {".agpr_count", &code_object_kernel::agpr_count, 0},
         {".sgpr_count", &code_object_kernel::sgpr_count, f_sgpr},
@@ -81,10 +94,9 @@ code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) 
         {".wavefront_size", &code_object_kernel::wavefront_size, f_wave},
         {".max_flat_workgroup_size", &code_object_kernel::max_flat_workgroup_size, f_max_flat},
     };
-    const auto u32_field_named = [](std::string_view key) -> const u32_field* {
-        for (const u32_field& f : u32_fields)
-            if (key == f.key) return &f;
-        return nullptr;
+    static constexpr number_field<std::uint64_t> u64_fields[] = {
+        {".group_segment_fixed_size", &code_object_kernel::group_segment_fixed_size, f_group},
+        {".private_segment_fixed_size", &code_object_kernel::private_segment_fixed_size, f_private},
     };
     const std::uint64_t at = r.file_offset();
     code_object_kernel k;
@@ -92,21 +104,18 @@ code_object_kernel read_kernel_metadata(msgpack_reader& r, std::uint64_t index) 
     const std::uint64_t fields = r.read_map("kernel metadata");
     for (std::uint64_t i = 0; i < fields; ++i) {
         const std::string_view key = r.read_string("kernel metadata key");
-        if (const u32_field* f = u32_field_named(key)) {
-            k.*(f->member) = read_u32_field(r, f->key);
-            seen |= f->bit;
+        if (const number_field<std::uint32_t>* count = field_named(u32_fields, key)) {
+            k.*(count->member) = read_u32_field(r, count->key);
+            seen |= count->bit;
+        } else if (const number_field<std::uint64_t>* size = field_named(u64_fields, key)) {
+            k.*(size->member) = r.read_uint(size->key);
+            seen |= size->bit;
         } else if (key == ".name") {
             k.name = r.read_string(".name");
             seen |= f_name;
         } else if (key == ".symbol") {
             k.symbol = r.read_string(".symbol");
             seen |= f_symbol;
-        } else if (key == ".group_segment_fixed_size") {
-            k.group_segment_fixed_size = r.read_uint(".group_segment_fixed_size");
-            seen |= f_group;
-        } else if (key == ".private_segment_fixed_size") {
-            k.private_segment_fixed_size = r.read_uint(".private_segment_fixed_size");
-            seen |= f_private;
         } else if (key == ".uses_dynamic_stack") {
             k.uses_dynamic_stack = r.read_bool(".uses_dynamic_stack");
         } else {
