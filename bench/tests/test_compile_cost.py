@@ -45,3 +45,16 @@ class ProseCheck(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PairedRatio(unittest.TestCase):
+    def test_a_round_compares_with_the_raw_compile_of_the_same_round(self):
+        # The machine turns half as fast in the second round, after its raw compile, and stays so: two
+        # rounds of three read 1.1, while the ratio of the medians (2.2 s over 1.0 s) would be 2.2.
+        self.assertAlmostEqual(measure.paired_ratio([1.1, 2.2, 2.2], [1.0, 1.0, 2.0]), 1.1)
+
+    def test_the_median_round_decides(self):
+        self.assertAlmostEqual(measure.paired_ratio([1.5, 1.1, 1.0], [1.0, 1.0, 1.0]), 1.1)
+
+    def test_a_raw_time_of_zero_is_left_out(self):
+        self.assertAlmostEqual(measure.paired_ratio([1.2, 5.0], [1.0, 0.0]), 1.2)
