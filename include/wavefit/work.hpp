@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>      // sizes
-#include <string_view>  // names
 
 #include "config.hpp"
 #include "detail/sizes.hpp"
@@ -26,10 +25,6 @@ enum class grid_policy : std::uint8_t {
     saturate,  // at most saturation_rounds x the blocks all CUs hold at once; the kernel strides
     coarsen,   // items_per_thread items per thread (units per block): the kernel strides
 };
-
-constexpr std::string_view to_string(grid_policy g) noexcept {
-    return g == grid_policy::cover ? "cover" : g == grid_policy::saturate ? "saturate" : "coarsen";
-}
 
 // How a plan is computed, apart from the contract.
 struct plan_options {
@@ -296,16 +291,6 @@ private:
     }
 };
 
-constexpr std::string_view to_string(work::work_kind k) noexcept {
-    using work_kind = work::work_kind;
-    return k == work_kind::elements    ? "elements"
-           : k == work_kind::extent    ? "extent"
-           : k == work_kind::per_block ? "per_block"
-                                       : "per_wave";
-}
-constexpr std::string_view to_string(work::coverage c) noexcept {
-    return c == work::coverage::one_pass ? "one_pass" : "kernel_loops";
-}
 
 namespace detail {
 // The library's own spellings of the work's nested types.

@@ -19,6 +19,7 @@
 #include "../launch_config.hpp"
 #include "../occupancy.hpp"
 #include "../work.hpp"
+#include "../work_names.hpp"  // to_string of the work's kinds, for the recipe's and the plan's words
 #include "arithmetic.hpp"
 #include "launch_rules.hpp"
 
