@@ -291,7 +291,6 @@ private:
     }
 };
 
-
 namespace detail {
 // The library's own spellings of the work's nested types.
 using work_kind = work::work_kind;

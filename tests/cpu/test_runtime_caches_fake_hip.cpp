@@ -308,8 +308,9 @@ TEST_CASE("planned launches: a repeated launch finds its entry and launches what
         // The key the quiet path looks up (the work's words packed at the call site, or the constant
         // words of an element count) is the key of the entry the first launch made: else every launch
         // would miss and take the slow path, launching the same configuration.
+        using wavefit::detail::elements_work_words;
         const wavefit::detail::launch_key words =
-            w.kind == wavefit::work::work_kind::elements ? wavefit::detail::elements_work_words : wavefit::detail::work_key(w);
+            w.kind == wavefit::work::work_kind::elements ? elements_work_words : wavefit::detail::work_key(w);
         CHECK(wavefit::detail::launch_table().find(
                   wavefit::detail::finished_key(words, device, kernel_address, w.size(), 0)) != nullptr);
     };

@@ -778,7 +778,8 @@ WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, con
 WAVEFIT_FUNC void launch_elements_or_throw(const void* kernel, std::uint64_t n, bool negative, backend::stream_type stream,
                                            void** args) {
     launch_status quiet = launch_status::not_attempted;
-    if (!negative) quiet = run_quietly([&] { return run_cached<true>(kernel, elements_work_words, nullptr, n, stream, args); });
+    if (!negative)
+        quiet = run_quietly([&] { return run_cached<true>(kernel, elements_work_words, nullptr, n, stream, args); });
     if (went_well(quiet)) return;
     work w = work::elements(n);
     w.negative = negative;

@@ -282,7 +282,6 @@ public:
     cache_flush& operator=(const cache_flush&) = delete;
 
     bool ready() const noexcept { return buffer_ != nullptr; }
-    bool reads() const noexcept { return reader_ != nullptr; }
     backend::error_type clear(backend::stream_type stream) const {
         if (reader_ == nullptr) return backend::fill_async(buffer_, ++round_ & 0xff, bytes_, stream);
         const void* data = buffer_;
