@@ -90,7 +90,34 @@ void race_on_many_keys(int keys) {
     REQUIRE(table.size() == static_cast<std::size_t>(keys));
 }
 
-TEST_CASE("threads racing on many keys compute each key once", "[runtime][cache]") { race_on_many_keys<int_hash, 4096>(64); }
+TEST_CASE("threads racing on many keys compute each key once", "[runtime][cache]") {
+    race_on_many_keys<int_hash, 4096>(64);
+    race_on_many_keys<int_hash, 4096>(2048);  // six doublings of the slot array while threads probe it
+}
+
+TEST_CASE("a table starts at 64 slots and doubles when half full, and no entry moves", "[runtime][cache]") {
+    wavefit::detail::once_table<int, int, int_hash> table;
+    const auto make = [](int key) {
+        return [key](int& out) {
+            out = key + 1;
+            return true;
+        };
+    };
+    REQUIRE(table.slot_count() == 64);
+    std::vector<const int*> handed_out;
+    for (int k = 0; k < 32; ++k) handed_out.push_back(table.get(k, make(k)));
+    REQUIRE(table.slot_count() == 64);  // 32 entries: half full
+    handed_out.push_back(table.get(32, make(32)));
+    REQUIRE(table.slot_count() == 128);
+    for (int k = 33; k < 5000; ++k) handed_out.push_back(table.get(k, make(k)));
+    REQUIRE(table.slot_count() == 4096);  // the largest; the rest went past 16 probes to the overflow list
+    REQUIRE(table.size() == 5000);
+    for (int k = 0; k < 5000; ++k) {
+        INFO("key " << k);
+        REQUIRE(table.find(k) == handed_out[static_cast<std::size_t>(k)]);
+        REQUIRE(*table.find(k) == k + 1);
+    }
+}
 
 TEST_CASE("more keys than slots, and keys that all collide, still compute once and are all found", "[runtime][cache]") {
     race_on_many_keys<int_hash, 16>(100);       // past the table's slots: the overflow list

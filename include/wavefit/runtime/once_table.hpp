@@ -7,6 +7,12 @@
 // pointers; a miss computes under the table's mutex and publishes the finished entry with a release
 // store. Entries are never moved, and freed only with their table, so a pointer handed out stays
 // valid as long as the table (the process's tables live as long as the process).
+// The slot array starts at 64 slots and doubles when half full, up to MaxSlots: a table made at a
+// process's first launch touches half a kilobyte, not MaxSlots pointers (a 4096-slot array cleared at
+// once was half of that launch's time on the fake runtime, 45 of 90 us: eight fresh pages faulted in).
+// A grown array replaces the old one with a release store; the old one is kept, unchanged, for
+// readers still probing it: it holds a subset of the entries, and a miss there is retried under the
+// mutex against the current array.
 // No GPU header and no exceptions: the runtime layer uses it with real queries, the tests with fakes
 // (under ThreadSanitizer).
 #pragma once
@@ -20,20 +26,26 @@
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
 
-template <class Key, class Value, class Hash, std::size_t Slots = 4096>
+template <class Key, class Value, class Hash, std::size_t MaxSlots = 4096>
 class once_table {
-    static_assert((Slots & (Slots - 1)) == 0, "once_table: the slot count is a power of two");
+    static_assert((MaxSlots & (MaxSlots - 1)) == 0, "once_table: the slot count is a power of two");
 
 public:
-    once_table() = default;
+    once_table() : current_(new slot_array(MaxSlots < first_slots ? MaxSlots : first_slots, nullptr)) {}
     // Frees the entries: for tables with an owner (the tests'). The process's tables are never
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
-        for (std::atomic<const node*>& slot : slots_) delete slot.load(std::memory_order_relaxed);
+        slot_array* a = current_.load(std::memory_order_relaxed);
+        for (std::size_t i = 0; i <= a->mask; ++i) delete a->slots[i].load(std::memory_order_relaxed);
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
             delete n;
             n = next;
+        }
+        while (a != nullptr) {
+            slot_array* older = a->older;
+            delete a;
+            a = older;
         }
     }
     once_table(const once_table&) = delete;
@@ -64,10 +76,13 @@ public:
     }
 
     std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
+    // How many slots the current array has (64, doubling up to MaxSlots): for the tests.
+    std::size_t slot_count() const noexcept { return current_.load(std::memory_order_acquire)->mask + 1; }
 
 private:
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
     static constexpr std::size_t probes = 16;
+    static constexpr std::size_t first_slots = 64;
 
     struct node {
         explicit node(const Key& k) : key(k) {}
@@ -76,46 +91,88 @@ private:
         node* next_overflow = nullptr;
     };
 
+    struct slot_array {
+        slot_array(std::size_t count, slot_array* replaced)
+            : mask(count - 1), slots(new std::atomic<node*>[count]{}), older(replaced) {}
+        ~slot_array() { delete[] slots; }
+        slot_array(const slot_array&) = delete;
+        slot_array& operator=(const slot_array&) = delete;
+
+        const std::size_t mask;
+        std::atomic<node*>* const slots;
+        slot_array* const older;  // the array this one replaced, kept for readers still probing it
+    };
+
+    // The lock-free probe, inlined into every launch's lookup: the array's mask and slots are read once,
+    // before the loop (each acquire load would otherwise read them again).
     const node* find(const Key& key, std::size_t h) const {
+        const slot_array* a = current_.load(std::memory_order_acquire);
+        const std::size_t mask = a->mask;
+        const std::atomic<node*>* const slots = a->slots;
         for (std::size_t i = 0; i < probes; ++i) {
-            const node* n = slots_[(h + i) & (Slots - 1)].load(std::memory_order_acquire);
+            const node* n = slots[(h + i) & mask].load(std::memory_order_acquire);
             if (n == nullptr) return nullptr;
             if (n->key == key) return n;
         }
-        // Every probed slot holds another key: the entry, if any, is in the overflow list.
+        return find_past_full_probes(key, h);
+    }
+
+    // Every probed slot held another key: the entry, if any, is in the overflow list, or in an array
+    // that replaced the probed one meanwhile.
+    WAVEFIT_NOINLINE const node* find_past_full_probes(const Key& key, std::size_t h) const {
         std::lock_guard<std::mutex> lock(mutex_);
-        return find_overflow(key);
+        return find_locked(key, h);
     }
 
     const node* find_locked(const Key& key, std::size_t h) const {
+        const slot_array* a = current_.load(std::memory_order_relaxed);
         for (std::size_t i = 0; i < probes; ++i) {
-            const node* n = slots_[(h + i) & (Slots - 1)].load(std::memory_order_relaxed);
+            const node* n = a->slots[(h + i) & a->mask].load(std::memory_order_relaxed);
             if (n == nullptr) return nullptr;
             if (n->key == key) return n;
         }
-        return find_overflow(key);
-    }
-
-    const node* find_overflow(const Key& key) const {
         for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
             if (n->key == key) return n;
         return nullptr;
     }
 
+    // Under the mutex.
     void publish(node* fresh, std::size_t h) {
-        count_.fetch_add(1, std::memory_order_relaxed);
-        for (std::size_t i = 0; i < probes; ++i) {
-            std::atomic<const node*>& slot = slots_[(h + i) & (Slots - 1)];
-            if (slot.load(std::memory_order_relaxed) == nullptr) {
-                slot.store(fresh, std::memory_order_release);
-                return;
-            }
-        }
-        fresh->next_overflow = overflow_;
-        overflow_ = fresh;
+        const std::size_t count = count_.load(std::memory_order_relaxed) + 1;
+        slot_array* a = current_.load(std::memory_order_relaxed);
+        if (count * 2 > a->mask + 1 && a->mask + 1 < MaxSlots) a = grow(a);
+        if (!place(*a, fresh, h)) to_overflow(fresh);
+        count_.store(count, std::memory_order_relaxed);
     }
 
-    std::atomic<const node*> slots_[Slots]{};
+    static bool place(slot_array& a, node* n, std::size_t h) {
+        for (std::size_t i = 0; i < probes; ++i) {
+            std::atomic<node*>& slot = a.slots[(h + i) & a.mask];
+            if (slot.load(std::memory_order_relaxed) == nullptr) {
+                slot.store(n, std::memory_order_release);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void to_overflow(node* n) {
+        n->next_overflow = overflow_;
+        overflow_ = n;
+    }
+
+    // Under the mutex: twice the slots, every entry of `old` placed again, then published.
+    slot_array* grow(slot_array* old) {
+        auto* bigger = new slot_array(2 * (old->mask + 1), old);
+        for (std::size_t i = 0; i <= old->mask; ++i) {
+            node* n = old->slots[i].load(std::memory_order_relaxed);
+            if (n != nullptr && !place(*bigger, n, Hash{}(n->key))) to_overflow(n);
+        }
+        current_.store(bigger, std::memory_order_release);
+        return bigger;
+    }
+
+    std::atomic<slot_array*> current_;
     node* overflow_ = nullptr;  // guarded by mutex_
     mutable std::mutex mutex_;
     std::atomic<std::size_t> count_{0};
