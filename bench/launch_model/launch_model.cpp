@@ -2,14 +2,19 @@
 // A launch path model for cachegrind (count.sh): wavefit launches on the fake HIP runtime of the CPU
 // tests, so that instructions and cache misses per launch can be counted without a GPU. The H200
 // benchmark (bench/launch_overhead.hip) says what a launch costs; this says where, with the driver
-// replaced by the fake. Usage: wavefit_launch_model FORM LAUNCHES [evict]
+// replaced by the fake. Usage: wavefit_launch_model FORM LAUNCHES [evict] | wavefit_launch_model first
 //   FORM     explicit, elements or per_block (the benchmark's forms: work::per_block(units).block_fixed(256))
 //   evict    between launches, write 1 MiB of data and run 42 KiB of code, a stand-in for a driver call
 //            that leaves little of wavefit's code and data in the L1 caches.
+//   first    prints the time and the page faults of the process's first launch (an element count),
+//            with the fake's 200 us query delay off: what wavefit itself does once per process.
 #include "fake_hip.hpp"
 
 #include <wavefit/wavefit.hpp>
 
+#include <sys/resource.h>  // getrusage: the first launch's page faults
+
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -60,9 +65,28 @@ __attribute__((noinline)) void run(long launches, bool evict, Launch launch) {
 
 }  // namespace
 
+// The process's first launch: microseconds and minor page faults (fresh pages touched).
+int first_launch() {
+    fake::count().check_arguments = false;
+    fake::count().slow_queries = false;
+    fake::current_device = 0;
+    const hipStream_t s = fake::stream_of(0);
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    const auto start = std::chrono::steady_clock::now();
+    wavefit::launch(kernel<2>, static_cast<std::uint64_t>(units) * 256, s, nullptr, 4099);
+    const auto stop = std::chrono::steady_clock::now();
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    std::printf("%.1f us %ld page faults\n", std::chrono::duration<double, std::micro>(stop - start).count(),
+                after.ru_minflt - before.ru_minflt);
+    return fake::count().bad_launches.load() == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "first") == 0) return first_launch();
     if (argc < 3) {
-        std::fprintf(stderr, "usage: wavefit_launch_model explicit|elements|per_block LAUNCHES [evict]\n");
+        std::fprintf(stderr, "usage: wavefit_launch_model explicit|elements|per_block LAUNCHES [evict] | first\n");
         return 2;
     }
     const std::string_view form = argv[1];

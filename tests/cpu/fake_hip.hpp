@@ -53,6 +53,7 @@ struct counters {
     std::atomic<int> allocations{0};                // hipMalloc minus hipFree: what is still held
     std::atomic<int> cache_flushes{0};              // hipMemsetAsync calls (the tuner's L2 flush)
     std::atomic<bool> refuse_allocations{false};    // hipMalloc fails while set
+    std::atomic<bool> slow_queries{true};  // device and kernel queries take 200 us, so that threads race
 };
 counters& count();
 
