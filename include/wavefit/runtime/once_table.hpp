@@ -22,6 +22,7 @@
 #include <atomic>   // the slots
 #include <cstddef>  // std::size_t
 #include <mutex>    // first computations
+#include <new>      // std::nothrow: a table that cannot grow keeps working
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
@@ -31,7 +32,8 @@ class once_table {
     static_assert((MaxSlots & (MaxSlots - 1)) == 0, "once_table: the slot count is a power of two");
 
 public:
-    once_table() : current_(new slot_array(MaxSlots < first_slots ? MaxSlots : first_slots, nullptr)) {}
+    // The first array is allocated as the table is: std::bad_alloc when memory runs out.
+    once_table() : current_(new slot_array(new std::atomic<node*>[first_count]{}, first_count, nullptr)) {}
     // Frees the entries: for tables with an owner (the tests'). The process's tables are never
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
@@ -82,7 +84,7 @@ public:
 private:
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
     static constexpr std::size_t probes = 16;
-    static constexpr std::size_t first_slots = 64;
+    static constexpr std::size_t first_count = MaxSlots < 64 ? MaxSlots : 64;
 
     struct node {
         explicit node(const Key& k) : key(k) {}
@@ -92,11 +94,20 @@ private:
     };
 
     struct slot_array {
-        slot_array(std::size_t count, slot_array* replaced)
-            : mask(count - 1), slots(new std::atomic<node*>[count]{}), older(replaced) {}
+        slot_array(std::atomic<node*>* s, std::size_t count, slot_array* replaced)
+            : mask(count - 1), slots(s), older(replaced) {}
         ~slot_array() { delete[] slots; }
         slot_array(const slot_array&) = delete;
         slot_array& operator=(const slot_array&) = delete;
+
+        // `count` cleared slots, or nullptr when memory runs out.
+        static slot_array* make(std::size_t count, slot_array* replaced) noexcept {
+            auto* s = new (std::nothrow) std::atomic<node*>[count]{};
+            if (s == nullptr) return nullptr;
+            auto* a = new (std::nothrow) slot_array(s, count, replaced);
+            if (a == nullptr) delete[] s;
+            return a;
+        }
 
         const std::size_t mask;
         std::atomic<node*>* const slots;
@@ -136,11 +147,14 @@ private:
         return nullptr;
     }
 
-    // Under the mutex.
+    // Under the mutex. Never fails once the value is computed: a table that cannot grow for want of
+    // memory places the entry in the array it has, or in the overflow list.
     void publish(node* fresh, std::size_t h) {
         const std::size_t count = count_.load(std::memory_order_relaxed) + 1;
         slot_array* a = current_.load(std::memory_order_relaxed);
-        if (count * 2 > a->mask + 1 && a->mask + 1 < MaxSlots) a = grow(a);
+        if (count * 2 > a->mask + 1 && a->mask + 1 < MaxSlots) {
+            if (slot_array* bigger = grow(a)) a = bigger;
+        }
         if (!place(*a, fresh, h)) to_overflow(fresh);
         count_.store(count, std::memory_order_relaxed);
     }
@@ -161,9 +175,11 @@ private:
         overflow_ = n;
     }
 
-    // Under the mutex: twice the slots, every entry of `old` placed again, then published.
-    slot_array* grow(slot_array* old) {
-        auto* bigger = new slot_array(2 * (old->mask + 1), old);
+    // Under the mutex: twice the slots, every entry of `old` placed again, then published; nullptr
+    // (and `old` kept) when memory runs out.
+    slot_array* grow(slot_array* old) noexcept {
+        slot_array* bigger = slot_array::make(2 * (old->mask + 1), old);
+        if (bigger == nullptr) return nullptr;
         for (std::size_t i = 0; i <= old->mask; ++i) {
             node* n = old->slots[i].load(std::memory_order_relaxed);
             if (n != nullptr && !place(*bigger, n, Hash{}(n->key))) to_overflow(n);
