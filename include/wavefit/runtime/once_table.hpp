@@ -102,10 +102,11 @@ private:
 
         // `count` cleared slots, or nullptr when memory runs out.
         static slot_array* make(std::size_t count, slot_array* replaced) noexcept {
-            auto* s = new (std::nothrow) std::atomic<node*>[count]{};
-            if (s == nullptr) return nullptr;
-            auto* a = new (std::nothrow) slot_array(s, count, replaced);
-            if (a == nullptr) delete[] s;
+            using slot = std::atomic<node*>;  // named: cppcheck 2.10 misreads new (std::nothrow) std::atomic<...>[n]
+            slot* const cleared = new (std::nothrow) slot[count]();
+            if (cleared == nullptr) return nullptr;
+            slot_array* const a = new (std::nothrow) slot_array(cleared, count, replaced);
+            if (a == nullptr) delete[] cleared;
             return a;
         }
 
