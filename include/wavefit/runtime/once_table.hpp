@@ -102,8 +102,9 @@ private:
 
         // `count` cleared slots, or nullptr when memory runs out.
         static slot_array* make(std::size_t count, slot_array* replaced) noexcept {
-            using slot = std::atomic<node*>;  // named: cppcheck 2.10 misreads new (std::nothrow) std::atomic<...>[n]
-            slot* const cleared = new (std::nothrow) slot[count]();
+            // Declared, then assigned: cppcheck 2.10 reads `T* p = new (std::nothrow) T[n]()` as a use of p.
+            std::atomic<node*>* cleared = nullptr;
+            cleared = new (std::nothrow) std::atomic<node*>[count]();
             if (cleared == nullptr) return nullptr;
             slot_array* const a = new (std::nothrow) slot_array(cleared, count, replaced);
             if (a == nullptr) delete[] cleared;
