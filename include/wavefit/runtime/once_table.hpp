@@ -116,37 +116,40 @@ private:
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
     };
 
-    // The lock-free probe, inlined into every launch's lookup: the array's mask and slots are read once,
+    // The probe of `key` in one array: its node, or nullptr at the first empty slot (no entry), or
+    // past_full() when every probed slot held another key. The mask and the slots are read once,
     // before the loop (each acquire load would otherwise read them again).
-    const node* find(const Key& key, std::size_t h) const {
-        const slot_array* a = current_.load(std::memory_order_acquire);
-        const std::size_t mask = a->mask;
-        const std::atomic<node*>* const slots = a->slots;
+    template <class PastFull>
+    static const node* probe(const slot_array& a, const Key& key, std::size_t h, std::memory_order order,
+                             PastFull&& past_full) {
+        const std::size_t mask = a.mask;
+        const std::atomic<node*>* const slots = a.slots;
         for (std::size_t i = 0; i < probes; ++i) {
-            const node* n = slots[(h + i) & mask].load(std::memory_order_acquire);
+            const node* n = slots[(h + i) & mask].load(order);
             if (n == nullptr) return nullptr;
             if (n->key == key) return n;
         }
-        return find_past_full_probes(key, h);
+        return past_full();
     }
 
-    // Every probed slot held another key: the entry, if any, is in the overflow list, or in an array
-    // that replaced the probed one meanwhile.
+    // The lock-free lookup, inlined into every launch's. Past 16 full slots the entry, if any, is in
+    // the overflow list, or in an array that replaced the probed one meanwhile.
+    const node* find(const Key& key, std::size_t h) const {
+        return probe(*current_.load(std::memory_order_acquire), key, h, std::memory_order_acquire,
+                     [&] { return find_past_full_probes(key, h); });
+    }
+
     WAVEFIT_NOINLINE const node* find_past_full_probes(const Key& key, std::size_t h) const {
         std::lock_guard<std::mutex> lock(mutex_);
         return find_locked(key, h);
     }
 
     const node* find_locked(const Key& key, std::size_t h) const {
-        const slot_array* a = current_.load(std::memory_order_relaxed);
-        for (std::size_t i = 0; i < probes; ++i) {
-            const node* n = a->slots[(h + i) & a->mask].load(std::memory_order_relaxed);
-            if (n == nullptr) return nullptr;
-            if (n->key == key) return n;
-        }
-        for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
-            if (n->key == key) return n;
-        return nullptr;
+        return probe(*current_.load(std::memory_order_relaxed), key, h, std::memory_order_relaxed, [&] {
+            for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
+                if (n->key == key) return n;
+            return static_cast<const node*>(nullptr);
+        });
     }
 
     // Under the mutex. Never fails once the value is computed: a table that cannot grow for want of
