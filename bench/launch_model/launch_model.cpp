@@ -63,14 +63,19 @@ __attribute__((noinline)) void run(long launches, bool evict, Launch launch) {
     }
 }
 
+// The fake device 0, its launches' arguments unchecked: the stream to launch into.
+hipStream_t fake_stream() {
+    fake::count().check_arguments = false;
+    fake::current_device = 0;
+    return fake::stream_of(0);
+}
+
 }  // namespace
 
 // The process's first launch: microseconds and minor page faults (fresh pages touched).
 int first_launch() {
-    fake::count().check_arguments = false;
     fake::count().slow_queries = false;
-    fake::current_device = 0;
-    const hipStream_t s = fake::stream_of(0);
+    const hipStream_t s = fake_stream();
     rusage before{};
     getrusage(RUSAGE_SELF, &before);
     const auto start = std::chrono::steady_clock::now();
@@ -92,9 +97,7 @@ int main(int argc, char** argv) {
     const std::string_view form = argv[1];
     const long launches = std::atol(argv[2]) + 1;  // + the first launch, which makes the entry
     const bool evict = argc > 3 && std::strcmp(argv[3], "evict") == 0;
-    fake::count().check_arguments = false;
-    fake::current_device = 0;
-    const hipStream_t s = fake::stream_of(0);
+    const hipStream_t s = fake_stream();
     if (form == "explicit") {
         run(launches, evict, [s](std::uint64_t u) {
             wavefit::launch(kernel<1>, wavefit::launch_config{wavefit::dims{u}, wavefit::dims{256}}, s, nullptr, 4099);
