@@ -96,19 +96,32 @@ constexpr shared_fit_limits shared_fit_limits_of(const device_limits& d) noexcep
     return {d.shared_per_block_optin, d.shared_allocation_unit, d.shared_reserved_per_block};
 }
 
-// Whether `total` bytes of shared memory fit one block with opt-in (the most any launch may use).
-constexpr bool shared_fits_one_block(const shared_fit_limits& s, std::uint64_t total) noexcept {
-    // u64_max is a saturated static + dynamic sum (2^64 bytes or more): it fits nothing.
-    if (total > s.optin || total == u64_max) return false;
-    if (s.unit <= 1) return true;  // then the reservation is on both sides
-    // cuda_occupancy.h compares the allocated size (reservation included, rounded up to the unit) with
-    // opt-in + reservation: ceil((total + r) / unit) <= floor((optin + r) / unit), in quotients and
-    // remainders so that no sum saturates near 2^64 and turns a "no" into a "yes" (fuzz/fuzz_check_plan).
+// How many sizes of shared memory fit one block with opt-in (the most any launch may use): a block's
+// `total` bytes fit exactly when total < shared_room(s). Fitting only gets harder as the size grows, so
+// the sizes that fit are 0 up to one last size; a launch compares with the count (launch_bounds keeps
+// it) instead of dividing. cuda_occupancy.h compares the allocated size (reservation included, rounded
+// up to the unit) with opt-in + reservation: ceil((total + r) / unit) <= floor((optin + r) / unit),
+// that is total <= floor((optin + r) / unit) x unit - r. That last size is computed from quotients and
+// remainders, so that no sum saturates near 2^64 and turns a "no" into a "yes" (fuzz/fuzz_check_plan).
+constexpr std::uint64_t shared_room(const shared_fit_limits& s) noexcept {
+    // u64_max stands for a saturated static + dynamic sum (2^64 bytes or more): it fits nothing.
+    const auto count_up_to = [](std::uint64_t last) { return last == u64_max ? u64_max : last + 1; };
+    if (s.unit <= 1) return count_up_to(s.optin);  // then the reservation is on both sides
     const std::uint64_t unit = s.unit;
-    const std::uint64_t r = s.reserved;
-    const std::uint64_t need = total / unit + r / unit + ceil_div(total % unit + r % unit, unit);
-    const std::uint64_t have = s.optin / unit + r / unit + (s.optin % unit + r % unit) / unit;
-    return need <= have;
+    const std::uint64_t optin_rest = s.optin % unit;
+    const std::uint64_t reserved_rest = s.reserved % unit;
+    // floor((optin + r) / unit) x unit - r = optin - optin_rest - reserved_rest, + unit when the two rests
+    // make a unit: at most optin, and below 0 only when nothing fits. (The rests are not added: with a
+    // unit above 2^63 their sum would wrap.)
+    const std::uint64_t to_a_unit = unit - reserved_rest;
+    if (optin_rest >= to_a_unit) return count_up_to(s.optin - (optin_rest - to_a_unit));
+    if (s.optin - optin_rest < reserved_rest) return 0;
+    return count_up_to(s.optin - optin_rest - reserved_rest);
+}
+
+// Whether `total` bytes of shared memory fit one block with opt-in.
+constexpr bool shared_fits_one_block(const shared_fit_limits& s, std::uint64_t total) noexcept {
+    return total < shared_room(s);
 }
 
 constexpr bool shared_fits_one_block(const device_limits& d, std::uint64_t total) noexcept {

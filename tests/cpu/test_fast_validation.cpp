@@ -52,3 +52,56 @@ TEST_CASE("the fast launch verdict equals find_problems' on every preset and ran
     CHECK(errors > 1000);
     CHECK(clean > 1000);
 }
+
+namespace {
+
+// cuda_occupancy.h's shared memory test in exact arithmetic: the allocation, reservation included and
+// rounded up to the unit, against opt-in + reservation rounded down. A size of 2^64 - 1 stands for a
+// saturated sum and fits nothing.
+bool fits_by_rounding(const wavefit::detail::shared_fit_limits& s, std::uint64_t total) {
+    using u128 = wavefit::detail::u128;
+    if (total > s.optin || total == wavefit::detail::u64_max) return false;
+    if (s.unit <= 1) return true;
+    const u128 u = s.unit;
+    const u128 need = (u128{total} + s.reserved + u - 1) / u;
+    const u128 have = (u128{s.optin} + s.reserved) / u;
+    return need <= have;
+}
+
+}  // namespace
+
+TEST_CASE("the shared memory room of a block is exactly the sizes the allocation rounding lets through",
+          "[validate][fast][shared]") {
+    // The launch path compares static + dynamic shared memory with shared_room() instead of rounding
+    // the allocation at every launch: every size below the room must fit, the room itself must not.
+    constexpr std::uint64_t max = wavefit::detail::u64_max;
+    const std::uint64_t optins[] = {0, 1, 127, 128, 1023, 49152, 65536, 232448, 233472, max / 2, max - 1025, max - 1, max};
+    const std::uint64_t units[] = {0, 1, 2, 3, 128, 256, 1024, 4096, max / 3, max};
+    const std::uint64_t reserved[] = {0, 1, 2, 127, 1024, 1025, 4095, max / 2, max - 1, max};
+    std::size_t rooms = 0, empty = 0;
+    for (const std::uint64_t optin : optins) {
+        for (const std::uint64_t unit : units) {
+            for (const std::uint64_t r : reserved) {
+                const wavefit::detail::shared_fit_limits s{optin, unit, r};
+                const std::uint64_t room = wavefit::detail::shared_room(s);
+                CAPTURE(optin, unit, r, room);
+                // The sizes around the room and around every bound the rule has (opt-in, the unit, 2^64).
+                for (const std::uint64_t base : {std::uint64_t{0}, room, optin, unit, max}) {
+                    for (std::uint64_t delta = 0; delta <= 4; ++delta) {
+                        for (const std::uint64_t total : {base - delta, base + delta}) {
+                            CAPTURE(total);
+                            REQUIRE(wavefit::detail::shared_fits_one_block(s, total) == fits_by_rounding(s, total));
+                        }
+                    }
+                }
+                (room == 0 ? empty : rooms) += 1;
+            }
+        }
+    }
+    // Both kinds of limits occur: ones where some block fits and ones where none does.
+    CHECK(rooms > 100);
+    CHECK(empty > 10);
+    // H200 (228 KiB opt-in, 1 KiB reserved, 128-byte units): 232448 bytes fit, one more does not.
+    const wavefit::detail::shared_fit_limits h200{232448, 128, 1024};
+    CHECK(wavefit::detail::shared_room(h200) == 232449);
+}

@@ -819,12 +819,38 @@ TEST_CASE("every configuration a fix names passes check on random devices too", 
 // The tuner measures only what the kernel's contract allows, so `tune` then `use` can never change
 // what a kernel computes: restated here, independently of tuning_records.hpp, over random devices,
 // kernels, work shapes, contracts and sizes.
+namespace {
+
+// A launch from the closed form is not validated again (count_scaling::keep_launchable): what the
+// entry keeps must be exactly what launch_bounds::refuses() lets through, for this count's launch.
+struct kept_launch {
+    bool answered = false;    // the closed form answers for the count (else configure() and the full check do)
+    bool launchable = false;  // the entry's verdict
+    launch_config config{dims{0}, dims{0}};
+};
+
+kept_launch kept_launch_of(const wavefit::detail::count_scaling& kept, std::uint64_t count) {
+    kept_launch k;
+    if (count > kept.above) {
+        k.config = kept.config_for(count);
+        k.answered = true;
+        k.launchable = kept.launchable(k.config);
+    } else if (kept.small_config_for(count, k.config)) {
+        k.answered = true;
+        k.launchable = true;  // a step kept is a step every count of which launches
+    }
+    return k;
+}
+
+}  // namespace
+
 TEST_CASE("configure()'s closed form gives configure()'s launch for every count above its threshold and every count "
           "its steps for little work answer for, for the plan's recipe and every tuning candidate",
           "[properties][plan][launch-path]") {
     INFO("seed " << seed + 13);
     random_source rnd(seed + 13);
     std::uint64_t counts_checked = 0, small_counts_checked = 0, recipes_with_closed_form = 0, recipes = 0;
+    std::uint64_t verdicts_checked = 0, refused = 0;
     for (int i = 0; i < 3000; ++i) {
         const device_limits d = preset_or_random_device(rnd);
         const kernel_resources k = random_kernel(rnd, d);
@@ -860,6 +886,11 @@ TEST_CASE("configure()'s closed form gives configure()'s launch for every count 
                 continue;
             }
             ++recipes_with_closed_form;
+            // What a launch entry keeps: the launches the kernel's bounds on this device let through.
+            const wavefit::detail::launch_bounds bounds =
+                wavefit::detail::launch_bounds::of(d, k, wavefit::detail::register_bound_threads(d, k));
+            wavefit::detail::count_scaling kept = s;
+            kept.keep_launchable(bounds);
             const std::array<std::uint64_t, 7> counts{s.above + 1, s.above + 2, s.above + rnd.between(1, 1u << 20),
                                                       rnd.between(s.above + 1, std::max(s.above + 1, std::uint64_t{1} << 40)),
                                                       rnd.between(s.above + 1, u64_max), u64_max - 1, u64_max};
@@ -874,7 +905,13 @@ TEST_CASE("configure()'s closed form gives configure()'s launch for every count 
                 REQUIRE(closed.grid == cl.config.grid);
                 REQUIRE(closed.block == cl.config.block);
                 REQUIRE(closed.dynamic_shared == cl.config.dynamic_shared);
+                const kept_launch verdict = kept_launch_of(kept, count);
+                CAPTURE(kept.grid_limit, verdict.launchable);
+                REQUIRE(verdict.answered);
+                REQUIRE(verdict.launchable == !bounds.refuses(verdict.config));
+                refused += verdict.launchable ? 0 : 1;
                 ++counts_checked;
+                ++verdicts_checked;
             }
             // Little work: every count the steps answer for gets configure()'s launch (each step's ends,
             // counts around them and random ones).
@@ -898,12 +935,22 @@ TEST_CASE("configure()'s closed form gives configure()'s launch for every count 
                 REQUIRE(closed.dynamic_shared == cl.config.dynamic_shared);
                 ++small_counts_checked;
             }
+            for (const std::uint64_t count : small_counts) {
+                const kept_launch verdict = kept_launch_of(kept, count);
+                if (!verdict.answered) continue;
+                CAPTURE(count, verdict.config.grid.x, verdict.config.block.x, verdict.config.dynamic_shared);
+                REQUIRE_FALSE(bounds.refuses(verdict.config));
+                ++verdicts_checked;
+            }
         }
     }
     // Exercised, not skipped: most recipes have the closed form, and many the steps of little work.
     CHECK(recipes_with_closed_form * 2 > recipes);
     CHECK(counts_checked > 20000);
     CHECK(small_counts_checked > 20000);
+    // The kept launches were compared with the full check, and some of them were refused by it.
+    CHECK(verdicts_checked > 40000);
+    CHECK(refused > 1000);
 }
 
 TEST_CASE("every tuning candidate is a block the contract allows and, unless the kernel loops, reaches every item "

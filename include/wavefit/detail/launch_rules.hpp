@@ -98,7 +98,7 @@ struct launch_bounds {
     std::uint64_t max_work_items = 0;  // grid x block per dimension (AMD's dispatch limit); 0: none
     std::uint64_t max_threads = 0;     // the device's, the kernel's own bound and its registers', the least
     std::uint64_t static_shared = 0;
-    shared_fit_limits shared{};
+    std::uint64_t shared_room = 0;  // static + dynamic shared memory fits one block below this (occupancy.hpp)
 
     // `register_bound`: register_bound_threads(d, k), or u64_max to leave registers out.
     static constexpr launch_bounds of(const device_limits& d, const kernel_resources& k,
@@ -112,7 +112,7 @@ struct launch_bounds {
         b.max_threads = min_u64(d.max_threads_per_block, register_bound);
         if (k.max_threads_per_block != 0) b.max_threads = min_u64(b.max_threads, k.max_threads_per_block);
         b.static_shared = k.static_shared;
-        b.shared = shared_fit_limits_of(d);
+        b.shared_room = detail::shared_room(shared_fit_limits_of(d));
         return b;
     }
 
@@ -126,7 +126,17 @@ struct launch_bounds {
             if (max_work_items != 0 && product_exceeds(grid[a], block[a], max_work_items)) return true;
         }
         if (block.volume() > max_threads) return true;
-        return !shared_fits_one_block(shared, saturating_add(static_shared, cfg.dynamic_shared));
+        return saturating_add(static_shared, cfg.dynamic_shared) >= shared_room;
+    }
+
+    // The most blocks along x a launch of `block` and `dynamic_shared` may have with a grid of {g, 1, 1}:
+    // refuses() lets it through exactly for 1 <= g <= this (0: for no g). Only the grid's x limit and the
+    // work items per dimension depend on g, and both only grow with it; a planned launch whose block and
+    // shared memory are fixed then compares its grid with one number (count_scaling::keep_launchable).
+    constexpr std::uint64_t most_blocks_x(const dims& block, std::uint64_t dynamic_shared) const noexcept {
+        if (refuses(launch_config{dims{1}, block, dynamic_shared})) return 0;
+        // block.x >= 1 here, and grid x block.x exceeds max_work_items exactly when grid > max_work_items / block.x.
+        return max_work_items != 0 ? min_u64(max_grid[0], max_work_items / block.x) : max_grid[0];
     }
 };
 

@@ -512,6 +512,9 @@ struct count_scaling {
     std::uint64_t small_step = 0;
     std::uint64_t lanes = 1;
     step small[small_steps]{};
+    // After keep_launchable(): the most blocks config_for() may launch (0: none, the default, so that a
+    // scaling nobody checked is never taken as launchable).
+    std::uint64_t grid_limit = 0;
 
     constexpr launch_config config_for(std::uint64_t count) const noexcept {
         launch_config out = config;
@@ -527,6 +530,28 @@ struct count_scaling {
         out = launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
                             s.dynamic_shared};
         return true;
+    }
+    // Whether config_for()'s launch passes the bounds keep_launchable() was given.
+    constexpr bool launchable(const launch_config& large) const noexcept {
+        return large.grid.x != 0 && large.grid.x <= grid_limit;
+    }
+
+    // Keeps only launches that `bounds` lets through, so that a launch from the closed form needs no
+    // other check: grid_limit for config_for(), and a step of little work whose launch is refused at
+    // its largest count is dropped (its counts then take configure() and the full check). Within a step
+    // only the grid changes, and a smaller grid is refused only if a larger one is (most_blocks_x).
+    constexpr void keep_launchable(const launch_bounds& bounds) noexcept {
+        grid_limit = bounds.most_blocks_x(config.block, config.dynamic_shared);
+        if (small_step == 0) return;
+        for (std::size_t i = 0; i < small_steps; ++i) {
+            step& s = small[i];
+            if (s.threads == 0) continue;
+            // The step's largest count: the last whose count x lanes is below (i + 1) x small_step, at most `above`.
+            const std::uint64_t last = min_u64(above, ceil_div(saturating_mul(i + 1, small_step), lanes) - 1);
+            const launch_config at_last{dims{ceil_div(last, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
+                                        s.dynamic_shared};
+            if (bounds.refuses(at_last)) s = step{};
+        }
     }
 };
 

@@ -16,6 +16,7 @@
 #include "../work.hpp"
 #include "kernel_arguments.hpp"
 #include "launch_key.hpp"
+#include "launch_status.hpp"
 #include "runtime_types.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
@@ -56,11 +57,19 @@ Result with_packed_arguments(Go&& go, Refuse&& refuse, Args&&... args) {
     }
 }
 
+// The quiet launch of planned work whose entry exists: its key's work words (work_key, packed by the
+// caller: launch_key.hpp says why), the count of items or units along x and the work's size (read
+// only while tuning). not_attempted where the launch needs more (its first launch, a count beyond
+// the entry's closed form): the work itself is handed over only then.
+WAVEFIT_FUNC launch_status launch_cached_quietly(const void* kernel, const launch_key& work_words, std::uint64_t count,
+                                                 std::uint64_t size, backend::stream_type stream, void** args) noexcept;
+
 #if WAVEFIT_EXCEPTIONS
 // The throwing entry points: launch, or throw wavefit::launch_error (launch_impl.hpp).
-// `work_words` is work_key(w), packed by the caller (launch_key.hpp says why).
-WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, const launch_key& work_words,
-                                          backend::stream_type stream, void** args);
+// launch_planned_or_throw finishes a launch of `w` whose quiet cached launch (launch_cached_quietly,
+// or its element-count twin) ended with `quiet`: not_attempted, or a failure to explain.
+WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args,
+                                          launch_status quiet);
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args);
 // launch(kernel, n): launch_planned_or_throw with work::elements(n), which it builds only when it needs it.
@@ -88,7 +97,14 @@ void launch(void (*kernel)(Params...), const work& w, detail::backend::stream_ty
     const void* address = detail::kernel_address(kernel);
     const detail::launch_key work_words = detail::work_key(w);  // constants where `w` is made here of constants
     detail::with_packed_arguments<void, Params...>(
-        [&](void** packed) { detail::launch_planned_or_throw(address, w, work_words, stream, packed); },
+        [&](void** packed) {
+            // A negative work and one that replaces a configuration take the whole path at once.
+            const launch_status quiet =
+                w.negative || w.has_baseline
+                    ? launch_status::not_attempted
+                    : detail::launch_cached_quietly(address, work_words, w.extent.x, w.size(), stream, packed);
+            if (!detail::went_well(quiet)) detail::launch_planned_or_throw(address, w, stream, packed, quiet);
+        },
         [&] { detail::throw_nonzero_null(launch_config{dims{0}, dims{0}}); }, std::forward<Args>(args)...);
 }
 

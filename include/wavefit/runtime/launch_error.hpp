@@ -14,16 +14,9 @@
 #include "../config.hpp"
 #include "../diagnostic.hpp"
 #include "../launch_config.hpp"
+#include "launch_status.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
-
-enum class launch_status : std::uint8_t {
-    not_attempted,      // a result nobody filled in: what launch_result{} holds, never success
-    launched,           // the runtime accepted the launch
-    nothing_to_launch,  // 0 elements: no launch is needed, none was made
-    rejected,           // wavefit found an error before calling the runtime; no runtime state changed
-    runtime_failed,     // the runtime (or a query wavefit needed) returned an error
-};
 
 constexpr std::string_view to_string(launch_status s) noexcept {
     switch (s) {
@@ -47,9 +40,7 @@ struct launch_result {
     std::string kernel;   // demangled kernel name, empty where the failure came before the kernel was known
     std::string device;   // "NVIDIA H200 (sm_90)", or "device 3" where the device could not be read
 
-    constexpr bool ok() const noexcept {
-        return status == launch_status::launched || status == launch_status::nothing_to_launch;
-    }
+    constexpr bool ok() const noexcept { return detail::went_well(status); }
     explicit constexpr operator bool() const noexcept { return ok(); }
 };
 

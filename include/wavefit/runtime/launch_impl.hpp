@@ -357,6 +357,7 @@ inline bool fill_entry(launch_entry& entry, const launch_device& where, const vo
             tuner->recipe_for(entry, *w, args != nullptr ? &here : nullptr, entry.recipe, entry.keep_baseline);
         }
         entry.scaling = scaling_of(*entry.limits, entry.recipe, *w);
+        entry.scaling.keep_launchable(entry.bounds);
     }
     return true;
 }
@@ -571,16 +572,11 @@ WAVEFIT_COLD inline launch_status launch_refused_by_runtime(const launch_entry& 
     return launch_status::runtime_failed;
 }
 
-// Validate, opt in if needed, launch, check: the end of every launch. `args` are the packed kernel
-// arguments; `r`, when given, explains a failure.
-inline launch_status launch_with(const launch_entry& e, const launch_device& where, const void* kernel,
-                                 const launch_config& cfg, void** args, backend::stream_type stream, const work* w,
-                                 launch_result* r) {
-    if (r != nullptr) r->config = cfg;
-    if (e.bounds.refuses(cfg)) {
-        if (r != nullptr) reject(*r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg, w);
-        return launch_status::rejected;
-    }
+// Opt in if needed, launch, check: the end of every launch, once `cfg` is known to pass e.bounds.
+// `args` are the packed kernel arguments; `r`, when given, explains a failure.
+inline launch_status launch_checked(const launch_entry& e, const launch_device& where, const void* kernel,
+                                    const launch_config& cfg, void** args, backend::stream_type stream,
+                                    launch_result* r) {
     // CUDA refuses a launch into a stream of a device that is not current, and the opt-in is per device.
     const backend::device_guard on_device(where.device, where.current, !where.is_current());
     if (on_device.error() != backend::success) {
@@ -592,6 +588,19 @@ inline launch_status launch_with(const launch_entry& e, const launch_device& whe
                                                            static_cast<std::size_t>(cfg.dynamic_shared), stream);
     if (err != backend::success) return launch_refused_by_runtime(e, kernel, cfg, args, stream, err, r);
     return launch_status::launched;
+}
+
+// Validate, then launch_checked: every launch but the cached planned ones, whose entry was made to
+// hold only launches its bounds pass (count_scaling::keep_launchable).
+inline launch_status launch_with(const launch_entry& e, const launch_device& where, const void* kernel,
+                                 const launch_config& cfg, void** args, backend::stream_type stream, const work* w,
+                                 launch_result* r) {
+    if (r != nullptr) r->config = cfg;
+    if (e.bounds.refuses(cfg)) {
+        if (r != nullptr) reject(*r, find_problems(*e.limits, e.kernel->resources, cfg), e, cfg, w);
+        return launch_status::rejected;
+    }
+    return launch_checked(e, where, kernel, cfg, args, stream, r);
 }
 
 WAVEFIT_COLD inline void refuse_negative(launch_result& r, const work& w) {
@@ -635,10 +644,6 @@ launch_status run_quietly(Run&& run) noexcept {
 #endif
 }
 
-constexpr bool went_well(launch_status s) noexcept {
-    return s == launch_status::launched || s == launch_status::nothing_to_launch;
-}
-
 // The one path of a launch of an explicit configuration; `r`, when given, explains a failure. Not
 // inlined: the quiet and the explaining run share one copy (a smaller object, fewer code lines).
 WAVEFIT_NOINLINE inline launch_status run_configured(const void* kernel, const launch_config& cfg,
@@ -648,6 +653,19 @@ WAVEFIT_NOINLINE inline launch_status run_configured(const void* kernel, const l
     const launch_entry* e = resolve(where, kernel, stream, nullptr, nullptr, r);
     if (e == nullptr) return launch_status::runtime_failed;
     return launch_with(*e, where, kernel, cfg, args, stream, nullptr, r);
+}
+
+// The quiet run of an explicit configuration's launch made before (its entry exists): the key,
+// validate, launch. not_attempted where it needs more (the entry's first launch, no device found):
+// run_configured then.
+WAVEFIT_NOINLINE inline launch_status run_configured_cached(const void* kernel, const launch_config& cfg,
+                                                            backend::stream_type stream, void** args) {
+    launch_device where;
+    if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
+    const launch_entry* e = configured_launch_table().find(configured_key(where.device, kernel));
+    if (e == nullptr) return launch_status::not_attempted;
+    if (e->bounds.refuses(cfg)) return launch_status::rejected;  // the explaining run says why
+    return launch_checked(*e, where, kernel, cfg, args, stream, nullptr);
 }
 
 // The rest of run_planned: work without configure()'s closed form (little work, extents, coarsened
@@ -690,39 +708,40 @@ WAVEFIT_NOINLINE inline launch_status run_planned(const void* kernel, const work
     return run_configure(*e, where, kernel, w, stream, args, used, r);
 }
 
-// run_cached for a count that configure()'s closed form does not cover: configure() itself, with the
-// work built here for launch(kernel, n). Out of the way of the cached path.
-WAVEFIT_NOINLINE inline launch_status run_beyond_closed_form(const launch_entry& e, const launch_device& where,
-                                                         const void* kernel, const work* w, std::uint64_t n,
-                                                         backend::stream_type stream, void** args) {
+// run_cached of an element count that configure()'s closed form does not cover: configure() itself,
+// with the work built here. Out of the way of the cached path.
+WAVEFIT_NOINLINE inline launch_status run_elements_beyond_closed_form(const launch_entry& e, const launch_device& where,
+                                                                  const void* kernel, std::uint64_t n,
+                                                                  backend::stream_type stream, void** args) {
     launch_config used{dims{0}, dims{0}};
-    if (w != nullptr) return run_configure(e, where, kernel, *w, stream, args, used, nullptr);
     return run_configure(e, where, kernel, work::elements(n), stream, args, used, nullptr);
 }
 
 // The quiet run of a planned launch made before (its entry exists): the key, configure()'s closed
-// form, validate, launch. not_attempted where it needs more (the entry's first launch, a baseline, no
-// device found): run_planned then. `work_words` is the work's part of the key, packed by the caller:
-// at the call site for launch(kernel, work), where a work of constants folds to constants. One copy
-// for launch(kernel, n) (`w` null: its work is built only beyond the closed form), whose words are
-// elements_work_words, a constant here too, and one for a work.
+// form (its launches validated when the entry was made, its grid here), launch. not_attempted where it
+// needs more (the entry's first launch, no device found, and for a work a count beyond the closed
+// form): run_planned then, with the work. The work's part of the key is packed by the caller: at the
+// call site for launch(kernel, work), where a work of constants folds to constants, and
+// elements_work_words (a constant here too) for launch(kernel, n), whose work is built only beyond the
+// closed form. `size` is read only while tuning.
 template <bool Elements>
-WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& work_words, const work* w,
-                                          std::uint64_t n, backend::stream_type stream, void** args) {
+WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& work_words, std::uint64_t n,
+                                          std::uint64_t size, backend::stream_type stream, void** args) {
     launch_device where;
     if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
     const tuning_switch& tuning = tuning_switch::get();
     const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
-    const std::uint64_t size = generation == 0 ? 0 : w != nullptr ? w->size() : n;  // only tuning reads it
     const launch_key& words = Elements ? elements_work_words : work_words;
     const launch_entry* e = launch_table().find(finished_key(words, where.device, kernel, size, generation));
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};
-    if (n > e->scaling.above)
+    if (n > e->scaling.above) {
         cfg = e->scaling.config_for(n);
-    else if (!e->scaling.small_config_for(n, cfg))
-        return run_beyond_closed_form(*e, where, kernel, w, n, stream, args);
-    return launch_with(*e, where, kernel, cfg, args, stream, w, nullptr);
+        if (!e->scaling.launchable(cfg)) return launch_status::rejected;  // the explaining run says why
+    } else if (!e->scaling.small_config_for(n, cfg)) {
+        return Elements ? run_elements_beyond_closed_form(*e, where, kernel, n, stream, args) : launch_status::not_attempted;
+    }
+    return launch_checked(*e, where, kernel, cfg, args, stream, nullptr);  // the entry holds launchable steps only
 }
 
 // try_launch's runs, which fill a result anyway: they explain as they go. They also explain a failed
@@ -748,6 +767,11 @@ WAVEFIT_FUNC launch_result launch_planned(const void* kernel, const work& w, bac
     });
 }
 
+WAVEFIT_FUNC launch_status launch_cached_quietly(const void* kernel, const launch_key& work_words, std::uint64_t count,
+                                                 std::uint64_t size, backend::stream_type stream, void** args) noexcept {
+    return run_quietly([&] { return run_cached<false>(kernel, work_words, count, size, stream, args); });
+}
+
 WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcept {
     return guarded([&] {
         launch_result r;
@@ -761,11 +785,8 @@ WAVEFIT_FUNC launch_result refuse_nonzero_null(const launch_config& cfg) noexcep
 }
 
 #if WAVEFIT_EXCEPTIONS
-WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, const launch_key& work_words,
-                                          backend::stream_type stream, void** args) {
-    launch_status quiet = launch_status::not_attempted;
-    if (!w.negative && !w.has_baseline)
-        quiet = run_quietly([&] { return run_cached<false>(kernel, work_words, &w, w.extent.x, stream, args); });
+WAVEFIT_FUNC void launch_planned_or_throw(const void* kernel, const work& w, backend::stream_type stream, void** args,
+                                          launch_status quiet) {
     if (quiet == launch_status::not_attempted) {
         launch_config used{dims{0}, dims{0}};
         quiet = run_quietly([&] { return run_planned(kernel, w, stream, args, used, nullptr); });
@@ -779,18 +800,19 @@ WAVEFIT_FUNC void launch_elements_or_throw(const void* kernel, std::uint64_t n, 
                                            void** args) {
     launch_status quiet = launch_status::not_attempted;
     if (!negative)
-        quiet = run_quietly([&] { return run_cached<true>(kernel, elements_work_words, nullptr, n, stream, args); });
+        quiet = run_quietly([&] { return run_cached<true>(kernel, elements_work_words, n, n, stream, args); });
     if (went_well(quiet)) return;
     work w = work::elements(n);
     w.negative = negative;
-    if (quiet == launch_status::not_attempted) return launch_planned_or_throw(kernel, w, work_key(w), stream, args);
-    const launch_result r = launch_planned(kernel, w, stream, args);  // the quiet run failed: say why
-    if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
+    launch_planned_or_throw(kernel, w, stream, args, quiet);
 }
 
 WAVEFIT_FUNC void launch_configured_or_throw(const void* kernel, const launch_config& cfg, backend::stream_type stream,
                                              void** args) {
-    if (went_well(run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); }))) return;
+    launch_status quiet = run_quietly([&] { return run_configured_cached(kernel, cfg, stream, args); });
+    if (quiet == launch_status::not_attempted)
+        quiet = run_quietly([&] { return run_configured(kernel, cfg, stream, args, nullptr); });
+    if (went_well(quiet)) return;
     const launch_result r = launch_configured(kernel, cfg, stream, args);
     if (!r.ok()) throw launch_error(r);  // unless the explaining run found it working
 }

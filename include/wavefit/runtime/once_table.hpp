@@ -71,8 +71,9 @@ public:
         return &fresh->value;
     }
 
-    // The value if some thread has computed it, else nullptr; never computes.
-    const Value* find(const Key& key) const {
+    // The value if some thread has computed it, else nullptr; never computes. Inlined into each
+    // launch's cached path (run_cached, run_configured_cached), where a key of constants hashes to one.
+    WAVEFIT_ALWAYS_INLINE const Value* find(const Key& key) const {
         const node* n = find(key, Hash{}(key));
         return n != nullptr ? &n->value : nullptr;
     }
@@ -120,8 +121,8 @@ private:
     // past_full() when every probed slot held another key. The mask and the slots are read once,
     // before the loop (each acquire load would otherwise read them again).
     template <class PastFull>
-    static const node* probe(const slot_array& a, const Key& key, std::size_t h, std::memory_order order,
-                             PastFull&& past_full) {
+    WAVEFIT_ALWAYS_INLINE static const node* probe(const slot_array& a, const Key& key, std::size_t h,
+                                                   std::memory_order order, PastFull&& past_full) {
         const std::size_t mask = a.mask;
         const std::atomic<node*>* const slots = a.slots;
         for (std::size_t i = 0; i < probes; ++i) {
@@ -134,7 +135,7 @@ private:
 
     // The lock-free lookup, inlined into every launch's. Past 16 full slots the entry, if any, is in
     // the overflow list, or in an array that replaced the probed one meanwhile.
-    const node* find(const Key& key, std::size_t h) const {
+    WAVEFIT_ALWAYS_INLINE const node* find(const Key& key, std::size_t h) const {
         return probe(*current_.load(std::memory_order_acquire), key, h, std::memory_order_acquire,
                      [&] { return find_past_full_probes(key, h); });
     }
