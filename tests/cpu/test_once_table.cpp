@@ -5,6 +5,7 @@
 // under ThreadSanitizer.
 #include <catch2/catch.hpp>
 
+#include <wavefit/runtime/launch_key.hpp>
 #include <wavefit/runtime/once_table.hpp>
 
 #include <atomic>
@@ -152,4 +153,69 @@ TEST_CASE("find never computes and sees only finished values", "[runtime][cache]
         return true;
     }) == 9);
     REQUIRE(table.find(3) != nullptr);
+}
+
+TEST_CASE("a launch key held in parts hashes and compares as the key it stands for, word by word",
+          "[runtime][cache][launch-key]") {
+    // run_cached looks its entry up with finished_key_parts; the entry was stored under finished_key().
+    using namespace wavefit::detail;
+    const wavefit::work works[] = {wavefit::work::elements(1000), wavefit::work::per_block(64).block_fixed(wavefit::dims{256}),
+                                   wavefit::work::per_wave(4096, 8192).shared_bytes(1024, 4),
+                                   wavefit::work::elements(1 << 20).grid_saturated(3)};
+    static int kernels[2];
+    std::size_t mismatches_seen = 0;
+    for (const wavefit::work& w : works) {
+        const launch_key words = work_key(w);
+        for (const int device : {0, 3}) {
+            for (const std::uint32_t generation : {0u, 7u}) {
+                for (const void* kernel : {static_cast<const void*>(&kernels[0]), static_cast<const void*>(&kernels[1])}) {
+                    const launch_key whole = finished_key(words, device, kernel, w.size(), generation);
+                    const finished_key_parts parts = finished_key_in_parts(words, device, kernel, w.size(), generation);
+                    CAPTURE(device, generation, w.size());
+                    CHECK(parts.hash() == launch_key_hash{}(whole));
+                    CHECK(parts.matches(whole));
+                    // A key that differs in any one word is another key.
+                    for (std::size_t i = 0; i < launch_key::word_count; ++i) {
+                        launch_key other = whole;
+                        other.words[i] ^= std::uint64_t{1} << (i * 5);
+                        CAPTURE(i);
+                        CHECK_FALSE(parts.matches(other));
+                        mismatches_seen += parts.matches(other) ? 0 : 1;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(mismatches_seen == 4 * 2 * 2 * 2 * launch_key::word_count);
+}
+
+TEST_CASE("find_matching finds by parts what get stored by the whole key, also past full probes", "[runtime][cache]") {
+    using namespace wavefit::detail;
+    // Every key in one slot: the probes fill up and the rest go to the overflow list.
+    struct one_slot {
+        std::size_t operator()(const launch_key&) const noexcept { return 9; }
+    };
+    static int kernels[40];
+    const launch_key words = work_key(wavefit::work::per_block(8).block_fixed(wavefit::dims{128}));
+    once_table<launch_key, int, launch_key_hash> spread;
+    once_table<launch_key, int, one_slot> crowded;
+    for (int i = 0; i < 40; ++i) {
+        const launch_key key = finished_key(words, 0, &kernels[i], 8, 0);
+        REQUIRE(*spread.get(key, [i](int& v) { v = i; return true; }) == i);
+        REQUIRE(*crowded.get(key, [i](int& v) { v = i; return true; }) == i);
+    }
+    for (int i = 0; i < 40; ++i) {
+        const finished_key_parts parts = finished_key_in_parts(words, 0, &kernels[i], 8, 0);
+        const auto is_it = [&parts](const launch_key& k) { return parts.matches(k); };
+        CAPTURE(i);
+        const int* in_spread = spread.find_matching(parts.hash(), is_it);
+        const int* in_crowded = crowded.find_matching(9, is_it);
+        REQUIRE(in_spread != nullptr);
+        REQUIRE(in_crowded != nullptr);
+        CHECK(*in_spread == i);
+        CHECK(*in_crowded == i);
+        // The same kernel on another device was never stored.
+        const finished_key_parts elsewhere = finished_key_in_parts(words, 1, &kernels[i], 8, 0);
+        CHECK(spread.find_matching(elsewhere.hash(), [&](const launch_key& k) { return elsewhere.matches(k); }) == nullptr);
+    }
 }

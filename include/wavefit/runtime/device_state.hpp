@@ -35,21 +35,6 @@ struct kernel_state {
     std::mutex opt_in_mutex;
 };
 
-// A sum of independent products (the multiplies run in parallel, not in a chain), then one mix.
-struct launch_key_hash {
-    // The kernel's address spreads keys over the slots; the other words (a few contracts per kernel)
-    // only need to differ, so they are folded with rotations and mixed once: a few instructions per
-    // launch instead of a multiplication per word.
-    std::size_t operator()(const launch_key& k) const noexcept {
-        static_assert(launch_key::word_count == 12, "launch_key_hash: fold every word");
-        const std::uint64_t* w = k.words;  // summed in a tree, not in a loop (as launch_key's comparison)
-        std::uint64_t rest = ((w[2] + w[3]) + (w[4] + w[5])) + ((w[6] + w[7]) + (w[8] + w[9])) + (w[10] + w[11]);
-        rest = ((rest << 29) | (rest >> 35)) ^ w[1];
-        std::uint64_t h = (k.words[0] ^ (rest * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-        return static_cast<std::size_t>(h ^ (h >> 31));
-    }
-};
-
 // Everything a launch needs once its key is known. Pointers into the caches stay valid forever.
 struct launch_entry {
     int device = -1;

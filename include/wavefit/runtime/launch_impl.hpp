@@ -732,7 +732,8 @@ WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& 
     const tuning_switch& tuning = tuning_switch::get();
     const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
     const launch_key& words = Elements ? elements_work_words : work_words;
-    const launch_entry* e = launch_table().find(finished_key(words, where.device, kernel, size, generation));
+    const finished_key_parts key = finished_key_in_parts(words, where.device, kernel, size, generation);
+    const launch_entry* e = launch_table().find_matching(key.hash(), [&key](const launch_key& k) { return key.matches(k); });
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};
     if (n > e->scaling.above) {

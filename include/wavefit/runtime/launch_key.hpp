@@ -69,17 +69,75 @@ constexpr launch_key work_key(const work& w) noexcept {
 // work_key of every work::elements(n): the count is not in the key (only its size bucket, while tuning).
 inline constexpr launch_key elements_work_words = work_key(work::elements(std::uint64_t{1}));
 
-// The whole key of a launch of `kernel` on `device`: the work's words, and while tuning is on
-// (`tuning_generation` not 0) the size bucket of `size` items and the generation.
+// The hash of a launch key from its kernel word, its shape word and the sum of its other ten words.
+// The kernel's address spreads keys over the slots; the other words (a few contracts per kernel) only
+// need to differ, so they are summed, rotated and mixed once: a few instructions per launch instead of
+// a multiplication per word, and the multiplies run in parallel, not in a chain.
+constexpr std::size_t launch_key_hash_of(std::uint64_t kernel_word, std::uint64_t shape_word, std::uint64_t rest) noexcept {
+    rest = ((rest << 29) | (rest >> 35)) ^ shape_word;
+    const std::uint64_t h = (kernel_word ^ (rest * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+}
+
+// Words 2 to 10 of a key (the work's, apart from the kernel, the shape and the tuning generation),
+// summed in a tree, not in a loop (GCC keeps the loop).
+constexpr std::uint64_t work_words_sum(const launch_key& k) noexcept {
+    static_assert(launch_key::word_count == 12, "launch_key: sum every work word");
+    const std::uint64_t* w = k.words;
+    return ((w[2] + w[3]) + (w[4] + w[5])) + ((w[6] + w[7]) + (w[8] + w[9])) + w[10];
+}
+
+struct launch_key_hash {
+    std::size_t operator()(const launch_key& k) const noexcept {
+        return launch_key_hash_of(k.words[0], k.words[1], work_words_sum(k) + k.words[11]);
+    }
+};
+
+// The key of a launch of `kernel` on `device` with the work's words, held in parts: the caller's
+// words where they are, and the three words the launch sets (the kernel; the shape with the device
+// and, while tuning is on (`tuning_generation` not 0), the size bucket of `size` items; the
+// generation). run_cached looks its entry up with these parts instead of a copy: launch(kernel, work)
+// writes the words 8 bytes at a time just before the call, a copy reads them 16 at a time, and each
+// such load of two fresh stores waits for both to reach the cache (a store-forwarding stall); on the
+// H200 that made a launch of a work about 1% slower than one of a count.
+struct finished_key_parts {
+    const launch_key& work_words;
+    std::uint64_t kernel_word = 0;
+    std::uint64_t shape_word = 0;
+    std::uint64_t last_word = 0;
+
+    std::size_t hash() const noexcept { return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words) + last_word); }
+    // Whether `k` is this key: every word compared, written out (as operator==).
+    bool matches(const launch_key& k) const noexcept {
+        const std::uint64_t* x = k.words;
+        const std::uint64_t* y = work_words.words;
+        return (((x[0] ^ kernel_word) | (x[1] ^ shape_word) | (x[2] ^ y[2]) | (x[3] ^ y[3])) |
+                ((x[4] ^ y[4]) | (x[5] ^ y[5]) | (x[6] ^ y[6]) | (x[7] ^ y[7])) |
+                ((x[8] ^ y[8]) | (x[9] ^ y[9]) | (x[10] ^ y[10]) | (x[11] ^ last_word))) == 0;
+    }
+};
+
+inline finished_key_parts finished_key_in_parts(const launch_key& work_words, int device, const void* kernel,
+                                                std::uint64_t size, std::uint32_t tuning_generation) noexcept {
+    finished_key_parts parts{work_words};
+    parts.kernel_word = reinterpret_cast<std::uintptr_t>(kernel);
+    parts.shape_word = work_words.words[1] | static_cast<std::uint32_t>(device);
+    parts.last_word = work_words.words[11];
+    if (tuning_generation != 0) {
+        parts.shape_word |= std::uint64_t{size_bucket(size)} << 56;
+        parts.last_word = tuning_generation;
+    }
+    return parts;
+}
+
+// The same key as one value (a table's first computation stores it).
 inline launch_key finished_key(const launch_key& work_words, int device, const void* kernel, std::uint64_t size,
                                std::uint32_t tuning_generation) noexcept {
+    const finished_key_parts parts = finished_key_in_parts(work_words, device, kernel, size, tuning_generation);
     launch_key key = work_words;
-    key.words[0] = reinterpret_cast<std::uintptr_t>(kernel);
-    key.words[1] |= static_cast<std::uint32_t>(device);
-    if (tuning_generation != 0) {
-        key.words[1] |= std::uint64_t{size_bucket(size)} << 56;
-        key.words[11] = tuning_generation;
-    }
+    key.words[0] = parts.kernel_word;
+    key.words[1] = parts.shape_word;
+    key.words[11] = parts.last_word;
     return key;
 }
 

@@ -61,7 +61,7 @@ public:
         const std::size_t h = Hash{}(key);
         if (const node* n = find(key, h)) return &n->value;
         std::lock_guard<std::mutex> lock(mutex_);
-        if (const node* n = find_locked(key, h)) return &n->value;
+        if (const node* n = find_locked(h, [&key](const Key& k) { return k == key; })) return &n->value;
         node* fresh = new node(key);
         if (!compute(fresh->value)) {
             delete fresh;
@@ -72,9 +72,19 @@ public:
     }
 
     // The value if some thread has computed it, else nullptr; never computes. Inlined into each
-    // launch's cached path (run_cached, run_configured_cached), where a key of constants hashes to one.
+    // launch's cached path (run_configured_cached), where a key of constants hashes to one.
     WAVEFIT_ALWAYS_INLINE const Value* find(const Key& key) const {
         const node* n = find(key, Hash{}(key));
+        return n != nullptr ? &n->value : nullptr;
+    }
+
+    // find() of a key the caller holds in parts: `h` is the key's hash (what Hash gives), `equal(k)`
+    // says whether the stored key k is it. run_cached looks its key up so, without copying the words
+    // its caller packed (launch_key.hpp says why).
+    template <class Equal>
+    WAVEFIT_ALWAYS_INLINE const Value* find_matching(std::size_t h, Equal&& equal) const {
+        const node* n = probe(*current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
+                              [&] { return find_past_full_probes(h, equal); });
         return n != nullptr ? &n->value : nullptr;
     }
 
@@ -117,18 +127,18 @@ private:
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
     };
 
-    // The probe of `key` in one array: its node, or nullptr at the first empty slot (no entry), or
-    // past_full() when every probed slot held another key. The mask and the slots are read once,
-    // before the loop (each acquire load would otherwise read them again).
-    template <class PastFull>
-    WAVEFIT_ALWAYS_INLINE static const node* probe(const slot_array& a, const Key& key, std::size_t h,
-                                                   std::memory_order order, PastFull&& past_full) {
+    // The probe of a key in one array (`equal` says which stored key is it): its node, or nullptr at the
+    // first empty slot (no entry), or past_full() when every probed slot held another key. The mask and
+    // the slots are read once, before the loop (each acquire load would otherwise read them again).
+    template <class Equal, class PastFull>
+    WAVEFIT_ALWAYS_INLINE static const node* probe(const slot_array& a, std::size_t h, std::memory_order order,
+                                                   const Equal& equal, PastFull&& past_full) {
         const std::size_t mask = a.mask;
         const std::atomic<node*>* const slots = a.slots;
         for (std::size_t i = 0; i < probes; ++i) {
             const node* n = slots[(h + i) & mask].load(order);
             if (n == nullptr) return nullptr;
-            if (n->key == key) return n;
+            if (equal(n->key)) return n;
         }
         return past_full();
     }
@@ -136,19 +146,22 @@ private:
     // The lock-free lookup, inlined into every launch's. Past 16 full slots the entry, if any, is in
     // the overflow list, or in an array that replaced the probed one meanwhile.
     WAVEFIT_ALWAYS_INLINE const node* find(const Key& key, std::size_t h) const {
-        return probe(*current_.load(std::memory_order_acquire), key, h, std::memory_order_acquire,
-                     [&] { return find_past_full_probes(key, h); });
+        const auto equal = [&key](const Key& k) { return k == key; };
+        return probe(*current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
+                     [&] { return find_past_full_probes(h, equal); });
     }
 
-    WAVEFIT_NOINLINE const node* find_past_full_probes(const Key& key, std::size_t h) const {
+    template <class Equal>
+    WAVEFIT_NOINLINE const node* find_past_full_probes(std::size_t h, const Equal& equal) const {
         std::lock_guard<std::mutex> lock(mutex_);
-        return find_locked(key, h);
+        return find_locked(h, equal);
     }
 
-    const node* find_locked(const Key& key, std::size_t h) const {
-        return probe(*current_.load(std::memory_order_relaxed), key, h, std::memory_order_relaxed, [&] {
+    template <class Equal>
+    const node* find_locked(std::size_t h, const Equal& equal) const {
+        return probe(*current_.load(std::memory_order_relaxed), h, std::memory_order_relaxed, equal, [&] {
             for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
-                if (n->key == key) return n;
+                if (equal(n->key)) return n;
             return static_cast<const node*>(nullptr);
         });
     }
