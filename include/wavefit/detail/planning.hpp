@@ -496,11 +496,13 @@ constexpr configured_launch configure(const device_limits& d, const launch_recip
 // work, coarsened grids, shared memory from a function, no block that runs); small_step == 0: none
 // for little work. The tests hold both to configure() for every count (test_properties.cpp).
 struct count_scaling {
+    // In the order a launch reads them (a launch entry keeps this near its key: device_state.hpp).
     std::uint64_t above = u64_max;
     std::uint64_t per_block = 1;  // items or units a block covers
     std::uint64_t cap = u64_max;  // the largest grid: the device's and the policy's, for a kernel that loops
-    launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
-    bool fixed_shape = false;  // the recipe's block has a shape of its own: every count launches config.block
+    // After keep_launchable(): the most blocks config_for() may launch (0: none, the default, so that a
+    // scaling nobody checked is never taken as launchable).
+    std::uint64_t grid_limit = 0;
 
     // Little work: the step of a count is count x lanes / small_step (block_for_work's threads per CU).
     static constexpr std::size_t small_steps = 32;
@@ -511,10 +513,9 @@ struct count_scaling {
     };
     std::uint64_t small_step = 0;
     std::uint64_t lanes = 1;
+    bool fixed_shape = false;  // the recipe's block has a shape of its own: every count launches config.block
+    launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
     step small[small_steps]{};
-    // After keep_launchable(): the most blocks config_for() may launch (0: none, the default, so that a
-    // scaling nobody checked is never taken as launchable).
-    std::uint64_t grid_limit = 0;
 
     constexpr launch_config config_for(std::uint64_t count) const noexcept {
         launch_config out = config;

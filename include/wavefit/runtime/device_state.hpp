@@ -35,19 +35,22 @@ struct kernel_state {
     std::mutex opt_in_mutex;
 };
 
-// Everything a launch needs once its key is known. Pointers into the caches stay valid forever.
+// Everything a launch needs once its key is known. Pointers into the caches stay valid forever. What a
+// cached launch reads comes first, right after the key in the table's node: the bounds and the head of
+// the closed form (a launch after a driver call finds few of these lines still cached, and adjacent
+// lines come in pairs); the recipe, read only when the entry is made, comes last.
 struct launch_entry {
     int device = -1;
     const void* address = nullptr;  // the kernel
     const device_limits* limits = nullptr;
     kernel_state* kernel = nullptr;
-    launch_recipe recipe{};      // planned work: the block and grid policy (recipe.threads 0: none runs)
-    count_scaling scaling{};     // planned 1-D work of many items: the recipe's configuration in closed form
-    // What validating a launch compares with (from *limits and *kernel), and the dynamic shared memory
-    // a launch may use without the opt-in: beside the recipe, so a launch reads neither record.
-    launch_bounds bounds{};
+    // The dynamic shared memory a launch may use without the opt-in, and what validating a launch
+    // compares with (from *limits and *kernel): beside the key, so a launch reads neither record.
     std::uint64_t default_dynamic_shared = 0;
     bool keep_baseline = true;   // a work that replaces a configuration: no tuning record replaced it
+    launch_bounds bounds{};
+    count_scaling scaling{};     // planned 1-D work of many items: the recipe's configuration in closed form
+    launch_recipe recipe{};      // planned work: the block and grid policy (recipe.threads 0: none runs)
 };
 
 // A failed runtime query: what a cache reports instead of throwing (try_launch never throws).
