@@ -13,7 +13,8 @@ for r in $(seq "$rounds"); do
   for side in a b; do
     bin=$a; [ "$side" = b ] && bin=$b
     "$bin" --benchmark_filter=enqueue_paired --benchmark_repetitions=10 --benchmark_display_aggregates_only=true \
-      --benchmark_min_time=0.05 --benchmark_format=json --benchmark_out="$outdir/$side-$r.json" > /dev/null
+      --benchmark_min_time=0.05 --benchmark_format=json --benchmark_out="$outdir/$side-$r.json" \
+      > "$outdir/$side-$r.log" 2>&1 || { tail -5 "$outdir/$side-$r.log" >&2; exit 1; }
   done
 done
 python3 - "$outdir" "$rounds" <<'PY'
