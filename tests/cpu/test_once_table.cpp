@@ -159,7 +159,8 @@ TEST_CASE("a launch key held in parts hashes and compares as the key it stands f
           "[runtime][cache][launch-key]") {
     // run_cached looks its entry up with finished_key_parts; the entry was stored under finished_key().
     using namespace wavefit::detail;
-    const wavefit::work works[] = {wavefit::work::elements(1000), wavefit::work::per_block(64).block_fixed(wavefit::dims{256}),
+    const wavefit::work works[] = {wavefit::work::elements(1000),
+                                   wavefit::work::per_block(64).block_fixed(wavefit::dims{256}),
                                    wavefit::work::per_wave(4096, 8192).shared_bytes(1024, 4),
                                    wavefit::work::elements(1 << 20).grid_saturated(3)};
     static int kernels[2];

@@ -106,7 +106,9 @@ struct finished_key_parts {
     std::uint64_t shape_word = 0;
     std::uint64_t last_word = 0;
 
-    std::size_t hash() const noexcept { return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words) + last_word); }
+    std::size_t hash() const noexcept {
+        return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words) + last_word);
+    }
     // Whether `k` is this key: every word compared, written out (as operator==).
     bool matches(const launch_key& k) const noexcept {
         const std::uint64_t* x = k.words;
