@@ -517,6 +517,12 @@ struct count_scaling {
     launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
     step small[small_steps]{};
 
+    // The largest count of step i (the last whose count x lanes is below (i + 1) x step), at most `above`.
+    static constexpr std::uint64_t last_count_of_step(std::size_t i, std::uint64_t step, std::uint64_t lanes,
+                                                      std::uint64_t above) noexcept {
+        return min_u64(above, ceil_div(saturating_mul(i + 1, step), lanes) - 1);
+    }
+
     constexpr launch_config config_for(std::uint64_t count) const noexcept {
         launch_config out = config;
         out.grid = dims{min_u64(ceil_div(count, per_block), cap)};
@@ -547,8 +553,7 @@ struct count_scaling {
         for (std::size_t i = 0; i < small_steps; ++i) {
             step& s = small[i];
             if (s.threads == 0) continue;
-            // The step's largest count: the last whose count x lanes is below (i + 1) x small_step, at most `above`.
-            const std::uint64_t last = min_u64(above, ceil_div(saturating_mul(i + 1, small_step), lanes) - 1);
+            const std::uint64_t last = last_count_of_step(i, small_step, lanes, above);
             const launch_config at_last{dims{ceil_div(last, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
                                         s.dynamic_shared};
             if (bounds.refuses(at_last)) s = step{};
@@ -573,7 +578,7 @@ constexpr void add_small_steps(const device_limits& d, const launch_recipe& c, c
         // The counts whose step is i: count x lanes from i x step to (i + 1) x step - 1.
         const std::uint64_t first = max_u64(1, ceil_div(saturating_mul(i, step), lanes));
         if (first > s.above) break;
-        const std::uint64_t last = min_u64(s.above, ceil_div(saturating_mul(i + 1, step), lanes) - 1);
+        const std::uint64_t last = count_scaling::last_count_of_step(i, step, lanes, s.above);
         if (last < first) continue;  // a group wider than a step: no count falls in it
         const configured_launch a = configure_at(first);
         const configured_launch b = configure_at(last);

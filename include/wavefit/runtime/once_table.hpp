@@ -59,9 +59,10 @@ public:
     template <class Compute>
     const Value* get(const Key& key, Compute&& compute) {
         const std::size_t h = Hash{}(key);
-        if (const node* n = find(key, h)) return &n->value;
+        const auto is_key = [&key](const Key& k) { return k == key; };
+        if (const node* n = find_node(h, is_key)) return &n->value;
         std::lock_guard<std::mutex> lock(mutex_);
-        if (const node* n = find_locked(h, [&key](const Key& k) { return k == key; })) return &n->value;
+        if (const node* n = find_locked(h, is_key)) return &n->value;
         node* fresh = new node(key);
         if (!compute(fresh->value)) {
             delete fresh;
@@ -74,17 +75,15 @@ public:
     // The value if some thread has computed it, else nullptr; never computes. Inlined into each
     // launch's cached path (run_configured_cached), where a key of constants hashes to one.
     WAVEFIT_ALWAYS_INLINE const Value* find(const Key& key) const {
-        const node* n = find(key, Hash{}(key));
-        return n != nullptr ? &n->value : nullptr;
+        return find_matching(Hash{}(key), [&key](const Key& k) { return k == key; });
     }
 
     // find() of a key the caller holds in parts: `h` is the key's hash (what Hash gives), `equal(k)`
     // says whether the stored key k is it. run_cached looks its key up so, without copying the words
     // its caller packed (launch_key.hpp says why).
     template <class Equal>
-    WAVEFIT_ALWAYS_INLINE const Value* find_matching(std::size_t h, Equal&& equal) const {
-        const node* n = probe(*current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
-                              [&] { return find_past_full_probes(h, equal); });
+    WAVEFIT_ALWAYS_INLINE const Value* find_matching(std::size_t h, const Equal& equal) const {
+        const node* n = find_node(h, equal);
         return n != nullptr ? &n->value : nullptr;
     }
 
@@ -145,8 +144,8 @@ private:
 
     // The lock-free lookup, inlined into every launch's. Past 16 full slots the entry, if any, is in
     // the overflow list, or in an array that replaced the probed one meanwhile.
-    WAVEFIT_ALWAYS_INLINE const node* find(const Key& key, std::size_t h) const {
-        const auto equal = [&key](const Key& k) { return k == key; };
+    template <class Equal>
+    WAVEFIT_ALWAYS_INLINE const node* find_node(std::size_t h, const Equal& equal) const {
         return probe(*current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
                      [&] { return find_past_full_probes(h, equal); });
     }
