@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: MIT
 // What every wavefit header agrees on: the versioned namespace and how its non-template functions
 // are compiled.
-//  - Every name lives in an inline namespace named after the version (wavefit::v0_2), as {fmt} and
-//    CCCL do: two libraries built against different wavefit releases can share a process without
-//    sharing (or corrupting) each other's caches, and code still says wavefit::launch.
+//  - Every name lives in an inline namespace named after the whole version (wavefit::v0_2_0), as {fmt}
+//    and CCCL name theirs: two libraries built against different wavefit releases, patch releases
+//    included, share a process without sharing (or corrupting) each other's caches, and code still
+//    says wavefit::launch. The name is made from version.hpp, so a release cannot forget it; the
+//    price is that a type of wavefit in a library's own interface changes its mangled name with every
+//    wavefit release (the cached types' layouts may change in any release, so no smaller name is safe).
 //  - WAVEFIT_FUNC (platform.hpp) marks the non-template functions of the runtime layer.
 #pragma once
 
 #include "version.hpp"
 
-#define WAVEFIT_ABI_NAMESPACE v0_2
+#define WAVEFIT_ABI_NAME_OF(major, minor, patch) v##major##_##minor##_##patch
+#define WAVEFIT_ABI_NAME(major, minor, patch) WAVEFIT_ABI_NAME_OF(major, minor, patch)
+#define WAVEFIT_ABI_NAMESPACE WAVEFIT_ABI_NAME(WAVEFIT_VERSION_MAJOR, WAVEFIT_VERSION_MINOR, WAVEFIT_VERSION_PATCH)
 #define WAVEFIT_BEGIN_NAMESPACE \
     namespace wavefit {         \
     inline namespace WAVEFIT_ABI_NAMESPACE {

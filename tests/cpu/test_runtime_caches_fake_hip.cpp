@@ -20,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -68,6 +69,19 @@ int attributes_per_query() {
 }
 
 }  // namespace
+
+TEST_CASE("runtime caches: the caches live in a namespace named after the whole release, so two releases never share one",
+          "[runtime][abi]") {
+    // What a library built against another release (another patch included) would call its table.
+    const std::string release = "v" + std::to_string(WAVEFIT_VERSION_MAJOR) + "_" +
+                                std::to_string(WAVEFIT_VERSION_MINOR) + "_" + std::to_string(WAVEFIT_VERSION_PATCH);
+    const std::string release_mangled = std::to_string(release.size()) + release;
+    const std::string table = typeid(&wavefit::detail::launch_table).name();
+    const std::string limits = typeid(wavefit::device_limits).name();
+    INFO("release " << WAVEFIT_VERSION_STRING << ", mangled names " << table << " and " << limits);
+    CHECK(table.find("7wavefit" + release_mangled) != std::string::npos);
+    CHECK(limits.find("7wavefit" + release_mangled) != std::string::npos);
+}
 
 TEST_CASE("runtime caches: 64 threads launching a kernel for the first time at once query the device and the kernel once",
           "[runtime][cache][fake-hip]") {
