@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The one header that decides which GPU platform a translation unit targets (as rocPRIM's config.hpp
 // and CUB's config.cuh do). Nothing else in wavefit, its tests, benchmarks or examples tests
-// __HIPCC__, __CUDACC__, __HIP_PLATFORM_*__ or the device-pass macros; they test these instead
-// (tests/policy checks it):
+// __HIPCC__, __CUDACC__, __HIP_PLATFORM_*__, the device-pass macros or the AMD target macros
+// (__AMDGCN_*, __GFX9__, __gfx90a__, ...); they test these instead (tests/policy checks it):
 //   WAVEFIT_PLATFORM_HIP         the runtime layer calls HIP: hip-clang/hipcc, a __HIP_PLATFORM_*__
 //                                macro, or WAVEFIT_BACKEND_HIP defined by host-only C++
 //   WAVEFIT_PLATFORM_HIP_NVIDIA  HIP on NVIDIA (__HIP_PLATFORM_NVIDIA__): hip* calls, NVIDIA devices
@@ -11,6 +11,8 @@
 //   WAVEFIT_DEVICE_COMPILER      the compiler takes __global__/__device__ code (hip-clang or nvcc)
 //   WAVEFIT_DEVICE_PASS          this is a device compilation pass (on AMD or NVIDIA)
 //   WAVEFIT_AMDGCN_DEVICE_PASS   this is a device pass for an AMD GPU
+//   WAVEFIT_AMDGCN_WAVEFRONT_SIZE  in such a pass, the compiler's __AMDGCN_WAVEFRONT_SIZE where defined, else 0
+//   WAVEFIT_AMDGCN_WAVE64_ONLY   in such a pass, a gfx9 target (__GFX9__: wave64 only)
 //   WAVEFIT_EXCEPTIONS           (config.hpp) C++ exceptions are enabled: wavefit::launch throws;
 //                                try_launch never does, and is what code built with -fno-exceptions calls
 // Each is defined as 0 or 1. With a runtime, the runtime's header is included here, so every file
@@ -76,6 +78,21 @@
 #define WAVEFIT_AMDGCN_DEVICE_PASS 1
 #else
 #define WAVEFIT_AMDGCN_DEVICE_PASS 0
+#endif
+
+// The AMD target's wave size where the compiler's macros say it (device/wave.hpp prefers the builtin):
+// the deprecated __AMDGCN_WAVEFRONT_SIZE, which compilers without the builtin still define and which
+// is exact there (-mwavefrontsize64 included), else 0; and whether the target is gfx9, which runs
+// wave64 only.
+#if WAVEFIT_AMDGCN_DEVICE_PASS && defined(__AMDGCN_WAVEFRONT_SIZE)
+#define WAVEFIT_AMDGCN_WAVEFRONT_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define WAVEFIT_AMDGCN_WAVEFRONT_SIZE 0
+#endif
+#if WAVEFIT_AMDGCN_DEVICE_PASS && defined(__GFX9__)
+#define WAVEFIT_AMDGCN_WAVE64_ONLY 1
+#else
+#define WAVEFIT_AMDGCN_WAVE64_ONLY 0
 #endif
 
 #if WAVEFIT_PLATFORM_HIP

@@ -7,7 +7,7 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
   layering     the planning core includes no GPU header and no runtime or device header; only
                include/wavefit/runtime/backend.hpp (the library) and gpu_support/ (tests, benchmarks,
                examples) call hip*/cuda* functions; only include/wavefit/platform.hpp tests the
-               compilers' platform macros
+               compilers' platform and target macros (and the files PLATFORM_TESTS_ALLOWED names)
   launch tier  what a launch compiles in the separately compiled mode (runtime/launch_call.hpp and
                every header it includes) has no <string>, <vector> or <tuple> and none of the
                planning, validation, tuning or explanation headers: only declarations and templates
@@ -19,21 +19,27 @@ r"""The repository's own rules, checked on every test run (docs/architecture.md,
                explanation or reader header: the tuner, the tuning database and the CLI's offline
                analysis stay out of every translation unit that only launches
   public API   the public names the headers declare (namespace scope in wavefit and any sub-namespace
-               but detail) are exactly the names of README.md's "## API reference" table, both ways,
-               and there are at most 40 of them
+               but detail), by the line scan and by clang's list of declarations, are exactly the names
+               of README.md's "## API reference" table, both ways, and there are at most 40 of them
   README       stays under 250 lines (the first screens are for porting; details live in docs/), names
                the CLI's CMake target once, and every relative link of README.md and docs/ resolves
   fuzz dicts   every fuzz/dict/*.dict line is one libFuzzer reads: a comment, or an optionally named
                quoted value whose only escapes are \\, \" and \xNN (libFuzzer stops at any other)
 
-Run: check_repository.py ROOT [--list-public]. Prints every violation and exits 1 if there is one.
+Run: check_repository.py ROOT [--list-public] [--clang CLANG++ [--hip-include DIR]]. Prints every
+violation and exits 1 if there is one. The public names are counted twice: by a scan of the headers'
+lines and by clang's own list of the declarations of a file that includes every header (-ast-list;
+with --clang, or the first clang++ on PATH; with --clang a failure to list is a violation, without
+it a note).
 Python standard library only; reads the files git tracks (or, outside git, every file under ROOT).
 """
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".hip", ".cu", ".h", ".py", ".cmake", ".sh"}
@@ -41,10 +47,18 @@ SCRIPT_NAMES = {"CMakeLists.txt", "run-ci", "run-smoke", "run-long", "run"}
 # Data that is not source even where it has a source suffix.
 DATA_PREFIXES = ("fuzz/corpus/", "fuzz/regressions/", "tests/data/traces/", "bench/results/")
 
-DEVELOPER_NOTES = re.compile(r"\.\./shared|\b(CONTRACT|FACTS|PERF)\.md\b")
+DEVELOPER_NOTES = re.compile(r"\.\./shared|\b(CONTRACT|FACTS|PERF|STYLE)\.md\b")
 GPU_CALL = re.compile(r"(?<![\w.>:])(hip|cuda)[A-Z]\w*\s*\(")
+# The compilers' platform and target macros: which compiler, which pass, which AMD target.
 PLATFORM_TEST = re.compile(r"^\s*#\s*(if|elif|ifdef|ifndef)\b.*\b(__HIPCC__|__CUDACC__|__HIP_PLATFORM_AMD__|"
-                           r"__HIP_PLATFORM_NVIDIA__|__CUDA_ARCH__|__HIP_DEVICE_COMPILE__)\b")
+                           r"__HIP_PLATFORM_NVIDIA__|__CUDA_ARCH__|__HIP_DEVICE_COMPILE__|__HIP__|__NVCC__|"
+                           r"__AMDGCN\w*|__GFX\w+__|__gfx\w+__)(?!\w)")
+# Where a platform or target macro may be tested besides platform.hpp (and the lint's inputs), with why.
+PLATFORM_TESTS_ALLOWED = {
+    "tests/cpu/fake_hip.hpp": "stands in for HIP's own headers, which define the platform macro it sets",
+    "tests/code_object/samples.hip": "kernels compiled into the code objects `inspect` is tested on: it includes no "
+                                     "wavefit header and picks an MFMA kernel by target",
+}
 GPU_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](hip/|cuda|runtime/|device/|\.\./runtime/|\.\./device/|platform\.hpp|\.\./platform\.hpp)')
 
 # Where hip*/cuda* calls belong, and the two files that may hold others, with why.
@@ -155,8 +169,10 @@ def check_layering(root, files, problems):
         for number, line in enumerate(lines, 1):
             if core and GPU_INCLUDE.search(line):
                 problems.append(f"{path}:{number}: the planning core includes a GPU, runtime or device header: {line.strip()}")
-            if PLATFORM_TEST.search(line) and path not in (PLATFORM_HEADER, "tests/cpu/fake_hip.hpp") and not path.startswith(LINT_INPUTS):
-                problems.append(f"{path}:{number}: tests a platform macro; use {PLATFORM_HEADER}'s WAVEFIT_* macros: {line.strip()}")
+            if (PLATFORM_TEST.search(line) and path != PLATFORM_HEADER and path not in PLATFORM_TESTS_ALLOWED
+                    and not path.startswith(LINT_INPUTS)):
+                problems.append(f"{path}:{number}: tests a platform or target macro; use {PLATFORM_HEADER}'s "
+                                f"WAVEFIT_* macros: {line.strip()}")
             if GPU_CALL.search(line) and path not in GPU_CALLS_ALLOWED and not path.startswith(GPU_CALL_DIRS + LINT_INPUTS):
                 problems.append(f"{path}:{number}: calls hip*/cuda* outside runtime/backend.hpp and gpu_support/: {line.strip()[:100]}")
 
@@ -360,6 +376,83 @@ def public_names(root):
     return names
 
 
+# clang's own list of the declarations (-ast-list) of one file that includes every installed header:
+# what the line scan above reads from the text, the compiler reads from the code, so a declaration the
+# scan's patterns miss (a using-declaration, a variable, an unscoped enum's enumerators, a return type on
+# the line before, an attribute, a namespace opened unusually) is still counted. Host C++ against HIP's
+# headers through the CPU tests' fake runtime (the runtime tier), with stand-ins for the built-in
+# variables of device code (the device tier). compiled.hpp is left out: it defines, and only in the
+# separately compiled mode, what the other headers declare.
+CLANG_CANDIDATES = ("clang++", "clang++-19", "clang++-15", "clang++-14")
+EVERY_HEADER_PRELUDE = """#include "fake_hip.hpp"
+#if !defined(WAVEFIT_HAS_FAKE_HIP)
+#error "wavefit policy: no hip/hip_runtime.h"
+#endif
+struct policy_thread_dims { unsigned x, y, z; };
+extern policy_thread_dims threadIdx, blockIdx, blockDim, gridDim;
+"""
+INLINE_ABI_NAMESPACE = re.compile(r"^v\d+(?:_\d+)*$")
+IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
+NAMESPACE_NAME = re.compile(r"\bnamespace\s+([\w:]+)\s*\{")
+
+
+def find_clang(argv):
+    """--clang PATH when given (then a failure to list is a problem), else the first clang++ on PATH."""
+    given = option_value(argv, "--clang")
+    if given is not None:
+        return given, True
+    for name in CLANG_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found, False
+    return None, False
+
+
+def option_value(argv, flag):
+    """The value after `flag` in argv, or None."""
+    if flag not in argv:
+        return None
+    i = argv.index(flag)
+    return argv[i + 1] if i + 1 < len(argv) else ""
+
+
+def compiler_public_names(root, clang, hip_include=None):
+    """The public names in clang's list of declarations, as public_names() spells them; or a string
+    that says why there is no list."""
+    headers = sorted(str(h.relative_to(root / "include")) for h in (root / "include" / "wavefit").rglob("*.hpp"))
+    source = EVERY_HEADER_PRELUDE + "".join(f"#include <{h}>\n" for h in headers if h != "wavefit/compiled.hpp")
+    namespaces = set()
+    for header in (root / "include" / "wavefit").rglob("*.hpp"):
+        for name in NAMESPACE_NAME.findall(without_comments(header.read_text(encoding="utf-8"))):
+            namespaces.update(name.split("::"))
+    with tempfile.TemporaryDirectory() as scratch:
+        tu = Path(scratch) / "every_header.cpp"
+        tu.write_text(source, encoding="utf-8")
+        try:
+            # A default system directory stays where the compiler has it (another -isystem breaks <cmath>).
+            default = hip_include in ("/usr/include", "/usr/local/include")
+            extra = [f"-isystem{hip_include}"] if hip_include and not default else []
+            run = subprocess.run([clang, "-std=c++17", "-fsyntax-only", "-Xclang", "-ast-list",
+                                  f"-I{root / 'include'}", f"-I{root / 'tests' / 'cpu'}", *extra, str(tu)],
+                                 capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return f"{clang} did not run: {e}"
+    if run.returncode != 0:
+        errors = [line for line in run.stderr.splitlines() if "error" in line]
+        return f"{clang} could not compile every header: {(errors or ['exit ' + str(run.returncode)])[0][:200]}"
+    names = set()
+    for line in run.stdout.splitlines():
+        parts = [p for p in line.strip().split("::") if not INLINE_ABI_NAMESPACE.match(p)]
+        if len(parts) < 2 or parts[0] != "wavefit" or not all(IDENTIFIER.match(p) for p in parts):
+            continue
+        scope, name = parts[1:-1], parts[-1]
+        if name.startswith("operator") or "detail" in parts or name in namespaces:
+            continue  # operators, detail, and the namespaces themselves
+        if all(p in namespaces for p in scope):
+            names.add("::".join(scope + [name]))
+    return names
+
+
 API_HEADING = "## API reference"
 MAX_PUBLIC_NAMES = 40
 API_ROW = re.compile(r"^\|\s*`([\w:]+)`\s*\|")
@@ -388,9 +481,21 @@ def documented_names(readme):
     return names, odd
 
 
-def check_public_api(root, problems):
+def check_public_api(root, problems, clang=None, clang_required=False, notes=None, hip_include=None):
     readme = read(root, "README.md") or ""
     declared = public_names(root)
+    if clang:
+        listed = compiler_public_names(root, clang, hip_include)
+        if isinstance(listed, str):
+            (problems if clang_required else notes).append(f"include/wavefit: public names: {listed}")
+        else:
+            for name in sorted(set(declared) - listed):
+                problems.append(f"{declared[name]}: the line scan reads a public name `{name}` that clang's list of "
+                                "declarations does not have (declared for another platform only, or misread)")
+            for name in sorted(listed - set(declared)):
+                declared[name] = "include/wavefit (in clang's list of declarations; the line scan missed it)"
+    elif notes is not None:
+        notes.append("public names: no clang++ found, so only the line scan counted them")
     documented, odd = documented_names(readme)
     if not documented:
         problems.append(f"README.md: no `{API_HEADING}` table of names (| `name` | what it is |)")
@@ -453,9 +558,13 @@ def main(argv):
     check_launch_tier(root, problems)
     check_launch_messages(root, problems)
     check_launch_headers(root, problems)
-    check_public_api(root, problems)
+    clang, clang_required = find_clang(argv)
+    notes = []
+    check_public_api(root, problems, clang, clang_required, notes, option_value(argv, "--hip-include"))
     check_readme(root, files, problems)
     check_fuzz_dictionaries(root, files, problems)
+    for note in notes:
+        print(f"note: {note}")
     for p in problems:
         print(p)
     print(f"{len(problems)} problem(s) in {len(files)} files")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The wavefront / warp size in device code, correct on wave64 (gfx9: MI200, MI300) and wave32
-// (gfx10+, NVIDIA) without a constexpr `warpSize` (no longer constexpr in ROCm 7) or the
-// deprecated __AMDGCN_WAVEFRONT_SIZE macro (removed from LLVM, llvm-project#157463).
+// (gfx10+, NVIDIA) without a constexpr `warpSize` (no longer constexpr in ROCm 7), and without the
+// deprecated __AMDGCN_WAVEFRONT_SIZE macro (removed from LLVM, llvm-project#157463) wherever the
+// compiler has the builtin (platform.hpp reads the macro for older compilers).
 // Host code asks the device instead: device_limits::wave_size, read once per device.
 #pragma once
 
@@ -26,11 +27,11 @@ __device__ inline unsigned wave_size() noexcept {
 #if WAVEFIT_AMDGCN_DEVICE_PASS
 #if defined(__has_builtin) && __has_builtin(__builtin_amdgcn_wavefrontsize)
     return __builtin_amdgcn_wavefrontsize();
-#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#elif WAVEFIT_AMDGCN_WAVEFRONT_SIZE
     // Compilers without the builtin (clang < 17, e.g. Debian's hipcc 5.2) still define the macro,
     // and there it is exact, -mwavefrontsize64 included.
-    return __AMDGCN_WAVEFRONT_SIZE;
-#elif defined(__GFX9__)
+    return WAVEFIT_AMDGCN_WAVEFRONT_SIZE;
+#elif WAVEFIT_AMDGCN_WAVE64_ONLY
     return 64;
 #else
     return 32;
@@ -45,7 +46,7 @@ namespace detail {
 // to wave32 (wave64 only under -mwavefrontsize64, which this constant cannot see: use wave_size()
 // for code that must also be right under that flag). NVIDIA: 32. Host pass: 0 (not a device).
 #if WAVEFIT_AMDGCN_DEVICE_PASS
-#if defined(__GFX9__)
+#if WAVEFIT_AMDGCN_WAVE64_ONLY
 inline constexpr unsigned compiled_wave_size = 64;
 #else
 inline constexpr unsigned compiled_wave_size = 32;
