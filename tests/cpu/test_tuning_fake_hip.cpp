@@ -102,6 +102,22 @@ void require_tuned_to_1970_ns(const wavefit::tuning_result& r) {
 
 }  // namespace
 
+TEST_CASE("tuning: WAVEFIT_TUNING without a registered tuner is reported; a registered tuner turned off is not",
+          "[tuning][fake-hip]") {
+    using wavefit::detail::tuning_requested_without_tuner;
+    // This program includes <wavefit/tuning.hpp>: its tuner is registered whatever the mode.
+    const tuning_scope scope;
+    wavefit::set_tuning_mode(wavefit::tuning_mode::off);
+    CHECK(wavefit::detail::tuning_switch::get().has_tuner());
+    CHECK(wavefit::detail::tuning_switch::get().active() == nullptr);
+    CHECK_FALSE(tuning_requested_without_tuner("use", wavefit::detail::tuning_switch::get().has_tuner()));
+    // A program without one.
+    CHECK(tuning_requested_without_tuner("use", false));
+    CHECK(tuning_requested_without_tuner("tune", false));
+    CHECK_FALSE(tuning_requested_without_tuner("off", false));
+    CHECK_FALSE(tuning_requested_without_tuner(nullptr, false));
+}
+
 TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by more than the noise", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;

@@ -17,8 +17,8 @@
 // no kernel, the cached steps are deterministic, and a runtime call that failed fails again the same
 // way (or works, and the launch is made once). The quiet run clears the runtime's error it caused, so
 // the explaining run reports its own. The hot path so carries neither the failure path's code nor a
-// launch_result (bench/README.md, "Launch overhead after the quiet launch path": it brought explicit
-// configurations within +1% of a raw launch; planned work is still 2-4% over).
+// launch_result (bench/README.md, "Launch overhead after the quiet launch path" and "A lean cached
+// launch" for what it costs now).
 #pragma once
 // Also a classic guard: launch.hpp and launch_impl.hpp include each other, and #pragma once does not
 // hold for the main file (clang-tidy analyses each header as its own translation unit).
@@ -83,8 +83,10 @@ struct kernel_key {
 };
 struct kernel_key_hash {
     std::size_t operator()(const kernel_key& k) const noexcept {
-        const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(k.kernel) ^ static_cast<std::uint64_t>(k.device)) *
-                                0x9E3779B97F4A7C15ull;
+        // The device's bits as their own word: g++ -Wsign-conversion misreads a cast of the int inside the xor.
+        const std::uint64_t device_word = static_cast<std::uint32_t>(k.device);
+        const std::uint64_t h = (std::uint64_t{reinterpret_cast<std::uintptr_t>(k.kernel)} ^ device_word) *
+                                std::uint64_t{0x9E3779B97F4A7C15ull};
         return static_cast<std::size_t>(h >> 17);
     }
 };
@@ -316,15 +318,24 @@ inline launch_key key_for(int device, const void* kernel, const work& w, std::ui
     return finished_key(work_key(w), device, kernel, w.size(), tuning_generation);
 }
 
-// Says once per process that WAVEFIT_TUNING asks for tuning that this program does not include.
+// Whether WAVEFIT_TUNING's value (`mode`, null when unset) asks for tuning that no tuner can give: none is
+// registered. A registered tuner that is off (set_tuning_mode) is no such case.
+inline bool tuning_requested_without_tuner(const char* mode, bool has_tuner) noexcept {
+    tuning_mode m = tuning_mode::off;
+    return !has_tuner && mode != nullptr && parse_tuning_mode(mode, m) && m != tuning_mode::off;
+}
+
+// Says once per process, at the first planned launch that finds no tuner, that WAVEFIT_TUNING asks for
+// tuning this program does not include (or has not registered yet: a launch from a static initializer
+// can run before the one of <wavefit/tuning.hpp>).
 inline void warn_if_tuning_requested_without_tuner() {
     static const bool warned = [] {
         const char* mode = std::getenv("WAVEFIT_TUNING");
-        tuning_mode m = tuning_mode::off;
-        if (mode != nullptr && parse_tuning_mode(mode, m) && m != tuning_mode::off)
+        if (tuning_requested_without_tuner(mode, tuning_switch::get().has_tuner()))
             (void)std::fprintf(stderr,
-                               "wavefit: WAVEFIT_TUNING=%s is ignored: no translation unit of this program includes "
-                               "<wavefit/tuning.hpp>, which makes tuning available\n",
+                               "wavefit: WAVEFIT_TUNING=%s has no tuner to use: no translation unit of this program "
+                               "compiled as HIP or CUDA includes <wavefit/tuning.hpp> (or this launch ran before its "
+                               "static initialization); launches are planned without tuning\n",
                                mode);
         return true;
     }();

@@ -61,6 +61,8 @@ public:
         if (mode_.load(std::memory_order_relaxed) == 0) return nullptr;
         return tuner_.load(std::memory_order_acquire);
     }
+    // Whether a tuner is registered, on or off (a launch that finds none says why WAVEFIT_TUNING does nothing).
+    bool has_tuner() const noexcept { return tuner_.load(std::memory_order_acquire) != nullptr; }
     // Called once per program by <wavefit/tuning.hpp>: from then on WAVEFIT_TUNING works.
     bool register_tuner(const tuner_interface* t) noexcept {
         const tuner_interface* expected = nullptr;
