@@ -10,11 +10,14 @@ include(${CMAKE_CURRENT_LIST_DIR}/wavefit_warnings.cmake)
 
 find_program(WAVEFIT_HIPCC hipcc)
 
-# wavefit_gpu_executable(NAME SOURCES src... [INCLUDES dir...] [CUDA_LIBS lib...] [HIP_LIBS flag...] [DEFINES def...])
+# wavefit_gpu_executable(NAME SOURCES src... [INCLUDES dir...] [CUDA_LIBS lib...] [HIP_LIBS flag...]
+#                        [HIP_DEPENDS target...] [DEFINES def...])
+# HIP_LIBS follow the sources on hipcc's line (after `-x none` for a library file); HIP_DEPENDS are the
+# targets that build them.
 # Creates, per enabled mode, `NAME` (CUDA) and/or `NAME_hip` (hipcc check). Returns nothing;
 # callers add tests on the CUDA target.
 function(wavefit_gpu_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDES;CUDA_LIBS;HIP_LIBS;DEFINES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDES;CUDA_LIBS;HIP_LIBS;HIP_DEPENDS;DEFINES" ${ARGN})
   if(WAVEFIT_GPU STREQUAL "CUDA")
     set_source_files_properties(${ARG_SOURCES} PROPERTIES LANGUAGE CUDA)
     add_executable(${name} ${ARG_SOURCES})
@@ -52,7 +55,7 @@ function(wavefit_gpu_executable name)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}_hip)
     add_custom_command(OUTPUT ${out}
       COMMAND ${WAVEFIT_HIPCC} ${flags} -x hip ${sources} -o ${out} ${ARG_HIP_LIBS}
-      DEPENDS ${sources} ${wavefit_headers} ${local_headers}
+      DEPENDS ${sources} ${wavefit_headers} ${local_headers} ${ARG_HIP_DEPENDS}
       COMMENT "hipcc (${WAVEFIT_AMD_ARCHITECTURES}): ${name}"
       VERBATIM)
     add_custom_target(${name}_hip ALL DEPENDS ${out})
