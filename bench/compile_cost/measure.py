@@ -4,9 +4,10 @@
 
 Builds one TU with one saxpy kernel and one launch three ways, with each GPU compiler found:
   raw        hipLaunchKernelGGL (raw.hip) or <<<>>> (raw.cu): the baseline
-  header     wavefit::launch through <wavefit/wavefit.hpp>, header-only (the default)
+  header     wavefit::launch through <wavefit/launch.hpp> (wavefit.hip), header-only (the default)
   separate   the same source with WAVEFIT_SEPARATE_COMPILATION: the library's non-template code is
-             compiled once elsewhere (compiled.cpp here, not counted: a program builds it once)
+             compiled once elsewhere (wavefit::compiled; not built or counted here: a program builds
+             it once)
 hipcc compiles for gfx90a and gfx940, nvcc for sm_90, both at -O2. Each variant is compiled
 --repeat times, interleaved (raw, header, separate, raw, ...) so that load on the machine falls on
 all three alike. The time is the compile's CPU time (user + system, of the compiler and every process

@@ -3,7 +3,8 @@
 // exactly one translation unit of a program (the CMake target wavefit::compiled is one) is compiled
 // with WAVEFIT_SEPARATE_COMPILATION defined and includes this header, and every other translation
 // unit defines WAVEFIT_SEPARATE_COMPILATION too and includes only what it uses (<wavefit/launch.hpp> to
-// launch, <wavefit/wavefit.hpp> for everything).
+// launch, <wavefit/wavefit.hpp> for everything). A unit that leaves it undefined compiles its own inline
+// copies of these functions: the program still links, but breaks the one-definition rule.
 // Header-only mode (the default) needs none of this.
 #pragma once
 

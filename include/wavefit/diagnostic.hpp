@@ -15,9 +15,9 @@ WAVEFIT_BEGIN_NAMESPACE
 
 // The one list of diagnostic codes: name and severity. Adding a line here adds the code to the enum,
 // to its spellings and severities, and to diagnostic_code_count; the compiler then asks for its
-// message (the switch in describe(), validate.hpp) and a static_assert for its entry in the
-// explanation table (detail/explanation_table.hpp). The spellings are stable: they are part of the
-// CLI's JSON (docs/cli.md).
+// message (the switch in describe(), validate.hpp), and a static_assert (tools/analysis/explain.hpp)
+// for its entry in the explanation table (tools/analysis/explanation_table.hpp, in the CLI's analysis
+// library). The spellings are stable: they are part of the CLI's JSON (docs/cli.md).
 #define WAVEFIT_DIAGNOSTIC_CODES(X)            \
     X(zero_dimension, error)                   \
     X(block_exceeds_device_max_threads, error) \

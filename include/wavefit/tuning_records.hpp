@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Tuned launches, the part that needs no GPU: the candidates a tuner measures for a kernel and its
 // work, the records of a tuning database (one JSON object per line), their keys, and the rules a
-// record must pass before a launch may use it. The runtime layer (runtime/tuning.hpp) measures and
+// record must pass before a launch may use it. The runtime layer (runtime/tuner.hpp) measures and
 // keeps the process's database; the CLI (`wavefit tuning show|check|merge`) reads the same files.
 //
-// What was taken from other tuners (README, "Tuned launches"): Kernel Tuner's cache key (device,
+// What was taken from other tuners (docs/tuning.md, "What was taken from where"): Kernel Tuner's cache key (device,
 // kernel, problem size, parameters) and its recorded failures; kernel_launcher's one JSON line per
 // result and its fallback to the nearest problem size; PyTorch TunableOp's pinned versions (a record
 // of another wavefit format is ignored) and its min(runs, time) stop rule; Triton's median with a
@@ -57,8 +57,10 @@ inline std::uint64_t shared_rule_fingerprint(const plan_options& o) noexcept {
 // The identity of what a record was measured for. A record is used only for the same device (name,
 // ISA with its target features, CU count), runtime version, kernel (mangled name and the resources
 // its attributes report: a recompiled kernel with other resources gets no old answer), work kind,
-// size bucket, the kernel's contract (a record made under one contract is never used under another)
-// and plan options.
+// size bucket, unit size class (per_block and per_wave work), the kernel's contract (a record made
+// under one contract is never used under another) and the plan options that decide shared memory and
+// the smallest efficient block: dynamic_shared, shared_per_thread, a fingerprint of shared_for_block,
+// min_efficient_block. The grid policy and the other options are not in the key.
 struct tuning_key {
     std::string device_name;  // "NVIDIA H200"
     std::string device_arch;  // "sm_90", "gfx942:sramecc+:xnack-"

@@ -25,7 +25,7 @@ namespace wavefit::analysis {
 // One kernel compiled for one GPU target, as its code object's metadata describes it. A file built
 // for several targets yields one entry per kernel per target; nothing is deduplicated.
 struct code_object_kernel {
-    std::string target;     // the ISA, "gfx90a": what presets::find_by_arch takes
+    std::string target;     // the ISA, "gfx90a": what presets::find takes
     std::string target_id;  // the full target id, "gfx90a:sramecc+:xnack-" (features as compiled)
     std::string name;       // .name: the kernel's (mangled) source name, "_Z3fooPf"
     std::string symbol;     // .symbol: its kernel descriptor symbol, "_Z3fooPf.kd"

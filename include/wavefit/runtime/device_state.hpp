@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 // What the runtime layer remembers, and the types of its caches: each device's limits (read once),
-// each kernel's attributes per device (read once), and the launch table every launch looks up: per
-// (device, kernel, work shape and contract) the pointers and the block recipe a launch needs,
-// computed once. A repeated launch, of one kernel or of dozens in turn, does a hash and a comparison,
-// never a runtime query or an occupancy scan. The functions are declared here and defined in
-// device_state_impl.hpp (header-only mode) or in the compiled library (WAVEFIT_SEPARATE_COMPILATION).
+// each kernel's attributes per device (read once), and the entry of the launch table every launch
+// looks up: per (device, kernel, work shape and contract) the pointers and the block recipe a launch
+// needs, computed once. A repeated launch, of one kernel or of dozens in turn, finds its entry with a
+// hash and a comparison (without a lock unless the entry sits in the table's overflow list:
+// once_table.hpp), and runs no occupancy scan and no attribute query; with more than one visible
+// GPU it still asks the runtime for the current device and, unless the stream is a default one, for
+// the stream's device (and makes that device current for the launch when it is another). This header
+// only declares: the tables and the functions are defined in launch_impl.hpp, which launch.hpp
+// includes in header-only mode and <wavefit/compiled.hpp> in the compiled library
+// (WAVEFIT_SEPARATE_COMPILATION).
 #pragma once
 
 #include <atomic>   // the kernel's current dynamic shared memory limit

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The key of the launch table (device_state.hpp): what a planned launch is looked up by. Apart from
-// the table so that wavefit::launch(kernel, work, ...) can pack the work's words where the work is
-// built: inlined at the call site, a work made of constants (work::per_block(rows, n).block_fixed(b))
-// gives a key of constants, and the launch does not read the work back field by field.
+// The key of the launch table (launch_table(), defined in launch_impl.hpp): what a planned launch is
+// looked up by. Apart from the table so that wavefit::launch(kernel, work, ...) can pack the work's
+// words where the work is built: inlined at the call site, a work made of constants
+// (work::per_block(rows, n).block_fixed(b)) gives a key of constants, and the launch does not read the
+// work back field by field.
 #pragma once
 
 #include <cstddef>  // std::size_t
