@@ -3,7 +3,8 @@
 // tests, so that instructions and cache misses per launch can be counted without a GPU. The H200
 // benchmark (bench/launch_overhead.hip) says what a launch costs; this says where, with the driver
 // replaced by the fake. Usage: wavefit_launch_model FORM LAUNCHES [evict] | wavefit_launch_model first
-//   FORM     explicit, elements or per_block (the benchmark's forms: work::per_block(units).block_fixed(256))
+//   FORM     raw (the runtime call alone), explicit, elements or per_block (the benchmark's forms:
+//            work::per_block(units).block_fixed(256))
 //   evict    between launches, write 1 MiB of data and run 42 KiB of code, a stand-in for a driver call
 //            that leaves little of wavefit's code and data in the L1 caches.
 //   first    prints the time and the page faults of the process's first launch (an element count),
@@ -91,14 +92,22 @@ int first_launch() {
 int main(int argc, char** argv) {
     if (argc == 2 && std::strcmp(argv[1], "first") == 0) return first_launch();
     if (argc < 3) {
-        std::fprintf(stderr, "usage: wavefit_launch_model explicit|elements|per_block LAUNCHES [evict] | first\n");
+        std::fprintf(stderr, "usage: wavefit_launch_model raw|explicit|elements|per_block LAUNCHES [evict] | first\n");
         return 2;
     }
     const std::string_view form = argv[1];
     const long launches = std::atol(argv[2]) + 1;  // + the first launch, which makes the entry
     const bool evict = argc > 3 && std::strcmp(argv[3], "evict") == 0;
     const hipStream_t s = fake_stream();
-    if (form == "explicit") {
+    if (form == "raw") {  // the runtime call alone, as the benchmark's raw baseline: what the forms add to it
+        run(launches, evict, [s](std::uint64_t u) {
+            float* data = nullptr;
+            int n = 4099;
+            void* args[] = {&data, &n};
+            (void)wavefit::detail::backend::launch_kernel(reinterpret_cast<const void*>(&kernel<0>),
+                                                          dim3(static_cast<unsigned>(u)), dim3(256), args, 0, s);
+        });
+    } else if (form == "explicit") {
         run(launches, evict, [s](std::uint64_t u) {
             wavefit::launch(kernel<1>, wavefit::launch_config{wavefit::dims{u}, wavefit::dims{256}}, s, nullptr, 4099);
         });
@@ -109,7 +118,7 @@ int main(int argc, char** argv) {
             wavefit::launch(kernel<3>, wavefit::work::per_block(u).block_fixed(wavefit::dims{256}), s, nullptr, 4099);
         });
     } else {
-        std::fprintf(stderr, "wavefit_launch_model: unknown form '%s' (explicit, elements, per_block)\n", argv[1]);
+        std::fprintf(stderr, "wavefit_launch_model: unknown form '%s' (raw, explicit, elements, per_block)\n", argv[1]);
         return 2;
     }
     return fake::count().bad_launches.load() == 0 ? 0 : 1;
