@@ -62,7 +62,54 @@ bytes far_match_plain() {
     return plain;
 }
 
+// CRC-32 (IEEE, reflected), bit by bit: the trailer of a member built here, independent of zlib.
+std::uint32_t crc32_of(const bytes& data) {
+    std::uint32_t crc = 0xFFFFFFFFu;
+    for (unsigned char byte : data) {
+        crc ^= byte;
+        for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+void put_le(bytes& out, std::uint32_t value, int count) {
+    for (int i = 0; i < count; ++i) out.push_back(static_cast<unsigned char>(value >> (8 * i)));
+}
+
+// A gzip member of `plain` (one stored block) whose header carries an extra field of `extra_bytes`
+// and a file name of `name_bytes` (NUL-terminated unless `name_ends` is false, which ends the input
+// inside the name).
+bytes member_with_header_fields(const bytes& plain, std::uint32_t extra_bytes, std::size_t name_bytes,
+                                bool name_ends = true) {
+    bytes out{0x1f, 0x8b, 0x08, 0x04 | 0x08, 0, 0, 0, 0, 0, 3};  // FEXTRA | FNAME
+    put_le(out, extra_bytes, 2);
+    out.insert(out.end(), extra_bytes, 'e');
+    out.insert(out.end(), name_bytes, 'n');
+    if (!name_ends) return out;
+    out.push_back(0);
+    out.push_back(0x01);  // BFINAL=1, BTYPE=00: stored
+    put_le(out, static_cast<std::uint32_t>(plain.size()), 2);
+    put_le(out, static_cast<std::uint32_t>(~plain.size()) & 0xFFFFu, 2);
+    out.insert(out.end(), plain.begin(), plain.end());
+    put_le(out, crc32_of(plain), 4);
+    put_le(out, static_cast<std::uint32_t>(plain.size()), 4);
+    return out;
+}
+
 }  // namespace
+
+TEST_CASE("a header with the largest extra field and a 4 MiB file name decodes; a name cut off is one error line",
+          "[gzip]") {
+    const bytes plain{'w', 'a', 'v', 'e', 'f', 'i', 't', '\n'};
+    const bytes member = member_with_header_fields(plain, 0xFFFF, std::size_t{4} << 20);
+    CAPTURE(member.size());
+    CHECK(decode(member) == plain);
+    CHECK(decode(member, 1000, 3) == plain);  // every boundary of the header crossed
+    const std::string cut = error_of(member_with_header_fields(plain, 0xFFFF, std::size_t{1} << 20, false));
+    CAPTURE(cut);
+    CHECK(cut.find("ends inside") != std::string::npos);
+    CHECK(cut.find('\n') == std::string::npos);
+}
 
 TEST_CASE("zlib's fixed, dynamic and stored blocks, header fields and concatenated members decode exactly", "[gzip]") {
     using namespace gzip_vectors;
