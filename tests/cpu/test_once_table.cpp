@@ -190,6 +190,32 @@ TEST_CASE("a launch key held in parts hashes and compares as the key it stands f
     CHECK(mismatches_seen == 4 * 2 * 2 * 2 * launch_key::word_count);
 }
 
+TEST_CASE("an element count's key in parts, with its work words as constants, is the key of the words read in place",
+          "[runtime][cache][launch-key]") {
+    // run_cached<true> (launch(kernel, n)) folds elements_work_words into its hash and comparison.
+    using namespace wavefit::detail;
+    static int kernels[2];
+    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, std::uint64_t{1} << 40}) {
+        REQUIRE(work_key(wavefit::work::elements(n)) == elements_work_words);
+        for (const int device : {0, 5}) {
+            for (const std::uint32_t generation : {0u, 3u}) {
+                const launch_key whole = finished_key(elements_work_words, device, &kernels[device % 2], n, generation);
+                const auto constant = finished_key_in_parts(element_count_work_words{}, device, &kernels[device % 2], n,
+                                                            generation);
+                CAPTURE(n, device, generation);
+                CHECK(constant.hash() == launch_key_hash{}(whole));
+                CHECK(constant.matches(whole));
+                for (std::size_t i = 0; i < launch_key::word_count; ++i) {
+                    launch_key other = whole;
+                    other.words[i] ^= std::uint64_t{1} << (i * 5);
+                    CAPTURE(i);
+                    CHECK_FALSE(constant.matches(other));
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("find_matching finds by parts what get stored by the whole key, also past full probes", "[runtime][cache]") {
     using namespace wavefit::detail;
     // Every key in one slot: the probes fill up and the rest go to the overflow list.

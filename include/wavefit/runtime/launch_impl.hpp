@@ -742,8 +742,13 @@ WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& 
     if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
     const tuning_switch& tuning = tuning_switch::get();
     const std::uint32_t generation = tuning.active() != nullptr ? tuning.generation() : 0;
-    const launch_key& words = Elements ? elements_work_words : work_words;
-    const finished_key_parts key = finished_key_in_parts(words, where.device, kernel, size, generation);
+    // A count's work words are a constant (element_count_work_words): no load of them per launch.
+    const auto key = [&] {
+        if constexpr (Elements)
+            return finished_key_in_parts(element_count_work_words{}, where.device, kernel, size, generation);
+        else
+            return finished_key_in_parts(caller_work_words{work_words}, where.device, kernel, size, generation);
+    }();
     const launch_entry* e = launch_table().find_matching(key.hash(), [&key](const launch_key& k) { return key.matches(k); });
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};

@@ -100,40 +100,58 @@ struct launch_key_hash {
     }
 };
 
-// The key of a launch of `kernel` on `device` with the work's words, held in parts: the caller's
-// words where they are, and the three words the launch sets (the kernel; the shape with the device
-// and, while tuning is on (`tuning_generation` not 0), the size bucket of `size` items; the
+// Where the work words of a key held in parts come from: the caller's words, read in place...
+struct caller_work_words {
+    const launch_key& words;
+    constexpr const launch_key& get() const noexcept { return words; }
+};
+// ...or those of every element count (elements_work_words), a constant: its sum and its words fold
+// into the hash and the comparison, so a launch of a count reads no key words but the entry's.
+struct element_count_work_words {
+    static constexpr const launch_key& get() noexcept { return elements_work_words; }
+};
+
+// The key of a launch of `kernel` on `device` with the work's words, held in parts: the work words
+// where they are (WorkWords), and the three words the launch sets (the kernel; the shape with the
+// device and, while tuning is on (`tuning_generation` not 0), the size bucket of `size` items; the
 // generation). run_cached looks its entry up with these parts instead of a copy: launch(kernel, work)
 // writes the words 8 bytes at a time just before the call, a copy reads them 16 at a time, and each
 // such load of two fresh stores waits for both to reach the cache (a store-forwarding stall); on the
 // H200 that made a launch of a work about 1% slower than one of a count.
+template <class WorkWords = caller_work_words>
 struct finished_key_parts {
-    const launch_key& work_words;
+    WorkWords work_words;
     std::uint64_t kernel_word = 0;
     std::uint64_t shape_word = 0;
     std::uint64_t last_word = 0;
 
     std::size_t hash() const noexcept {
-        return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words) + last_word);
+        return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words.get()) + last_word);
     }
     // Whether `k` is this key: every word compared (as operator==).
     bool matches(const launch_key& k) const noexcept {
-        return ((k.words[0] ^ kernel_word) | (k.words[1] ^ shape_word) | work_words_differ(k, work_words) |
+        return ((k.words[0] ^ kernel_word) | (k.words[1] ^ shape_word) | work_words_differ(k, work_words.get()) |
                 (k.words[11] ^ last_word)) == 0;
     }
 };
 
-inline finished_key_parts finished_key_in_parts(const launch_key& work_words, int device, const void* kernel,
-                                                std::uint64_t size, std::uint32_t tuning_generation) noexcept {
-    finished_key_parts parts{work_words};
+template <class WorkWords>
+finished_key_parts<WorkWords> finished_key_in_parts(WorkWords work_words, int device, const void* kernel,
+                                                    std::uint64_t size, std::uint32_t tuning_generation) noexcept {
+    finished_key_parts<WorkWords> parts{work_words};
     parts.kernel_word = reinterpret_cast<std::uintptr_t>(kernel);
-    parts.shape_word = work_words.words[1] | static_cast<std::uint32_t>(device);
-    parts.last_word = work_words.words[11];
+    parts.shape_word = work_words.get().words[1] | static_cast<std::uint32_t>(device);
+    parts.last_word = work_words.get().words[11];
     if (tuning_generation != 0) {
         parts.shape_word |= std::uint64_t{size_bucket(size)} << 56;
         parts.last_word = tuning_generation;
     }
     return parts;
+}
+
+inline finished_key_parts<> finished_key_in_parts(const launch_key& work_words, int device, const void* kernel,
+                                                  std::uint64_t size, std::uint32_t tuning_generation) noexcept {
+    return finished_key_in_parts(caller_work_words{work_words}, device, kernel, size, tuning_generation);
 }
 
 // The same key as one value (a table's first computation stores it).
