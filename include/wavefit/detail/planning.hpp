@@ -533,10 +533,13 @@ struct count_scaling {
         if (small_step == 0 || count == 0) return false;
         const std::uint64_t index = saturating_mul(count, lanes) / small_step;
         if (index >= small_steps || small[index].threads == 0) return false;
-        const step& s = small[index];
-        out = launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
-                            s.dynamic_shared};
+        out = launch_of_step(small[index], count);
         return true;
+    }
+    // The launch of `count` in step `s` (one of `small`).
+    constexpr launch_config launch_of_step(const step& s, std::uint64_t count) const noexcept {
+        return launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
+                             s.dynamic_shared};
     }
     // Whether config_for()'s launch passes the bounds keep_launchable() was given.
     constexpr bool launchable(const launch_config& large) const noexcept {
@@ -553,10 +556,7 @@ struct count_scaling {
         for (std::size_t i = 0; i < small_steps; ++i) {
             step& s = small[i];
             if (s.threads == 0) continue;
-            const std::uint64_t last = last_count_of_step(i, small_step, lanes, above);
-            const launch_config at_last{dims{ceil_div(last, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
-                                        s.dynamic_shared};
-            if (bounds.refuses(at_last)) s = step{};
+            if (bounds.refuses(launch_of_step(s, last_count_of_step(i, small_step, lanes, above)))) s = step{};
         }
     }
 };

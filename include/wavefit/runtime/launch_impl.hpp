@@ -732,9 +732,9 @@ WAVEFIT_NOINLINE inline launch_status run_elements_beyond_closed_form(const laun
 // form (its launches validated when the entry was made, its grid here), launch. not_attempted where it
 // needs more (the entry's first launch, no device found, and for a work a count beyond the closed
 // form): run_planned then, with the work. The work's part of the key is packed by the caller: at the
-// call site for launch(kernel, work), where a work of constants folds to constants, and
-// elements_work_words (a constant here too) for launch(kernel, n), whose work is built only beyond the
-// closed form. `size` is read only while tuning.
+// call site for launch(kernel, work), where a work of constants folds to constants; for
+// launch(kernel, n) (Elements) `work_words` is not read: its words are elements_work_words, folded in
+// here, and its work is built only beyond the closed form. `size` is read only while tuning.
 template <bool Elements>
 WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& work_words, std::uint64_t n,
                                           std::uint64_t size, backend::stream_type stream, void** args) {
