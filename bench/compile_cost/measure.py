@@ -37,7 +37,12 @@ A compiler that is missing is skipped and said so; --require hipcc makes its abs
 --check also fails when the header-only object defines the explanation prose (describe, plan_reason,
 one_pass_phrase): a launch file leaves it to the registered explainer (runtime/launch_explainer.hpp).
 
-Usage: measure.py [--compilers hipcc,nvcc] [--repeat N] [--check] [--json FILE] [--require hipcc]
+--phases (nvcc only) says where the time goes: nvcc's own timing of each step (`nvcc --time`) for
+every variant, and a fourth variant, parse (raw_with_launch_headers.cu: the raw launch with the
+header-only launch headers included and unused), whose ratio is what parsing those headers costs
+before any of their code is compiled.
+
+Usage: measure.py [--compilers hipcc,nvcc] [--repeat N] [--check] [--json FILE] [--require hipcc] [--phases]
 """
 
 import argparse
@@ -96,8 +101,8 @@ def find_nvcc():
     return default if os.access(default, os.X_OK) else None
 
 
-def commands(compiler, path, workdir):
-    """The compile command of each variant: {variant: (argv, object path)}."""
+def commands(compiler, path, workdir, phases=False):
+    """The compile command of each variant: {variant: (argv, object path, nvcc --time file or None)}."""
     if compiler == "hipcc":
         base = [path, "-std=c++17", "-O2", "--offload-arch=gfx90a", "--offload-arch=gfx940", "-c"]
         sources = {"raw": HERE / "raw.hip", "header": HERE / "wavefit.hip", "separate": HERE / "wavefit.hip"}
@@ -105,6 +110,8 @@ def commands(compiler, path, workdir):
     else:
         base = [path, "-std=c++17", "-O2", "-arch=sm_90", "-c"]
         sources = {"raw": HERE / "raw.cu", "header": HERE / "wavefit.hip", "separate": HERE / "wavefit.hip"}
+        if phases:
+            sources["parse"] = HERE / "raw_with_launch_headers.cu"
         language = ["-x", "cu"]
     out = {}
     for variant, source in sources.items():
@@ -112,9 +119,29 @@ def commands(compiler, path, workdir):
         argv = base + [f"-I{INCLUDE}"]
         if variant == "separate":
             argv.append("-DWAVEFIT_SEPARATE_COMPILATION")
-        argv += (language if variant != "raw" else []) + [str(source), "-o", str(obj)]
-        out[variant] = (argv, obj)
+        timing = workdir / f"{compiler}-{variant}-phases.csv" if phases else None
+        if timing is not None:
+            argv += ["--time", str(timing)]
+        argv += (language if variant in ("header", "separate") else []) + [str(source), "-o", str(obj)]
+        out[variant] = (argv, obj, timing)
     return out
+
+
+def nvcc_phases(csv_path):
+    """{phase: milliseconds} from one compile's `nvcc --time` file (columns: source, phase, inputs,
+    output, arch, tool, metric, unit), each phase's rows summed; the file is removed, since nvcc
+    appends to it."""
+    phases = {}
+    lines = csv_path.read_text().splitlines()[1:]
+    csv_path.unlink()
+    for line in lines:
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) >= 8 and cells[-1] == "ms":
+            try:
+                phases[cells[1]] = phases.get(cells[1], 0.0) + float(cells[-2])
+            except ValueError:
+                continue
+    return phases
 
 
 def compile_once(argv):
@@ -132,22 +159,29 @@ def compile_once(argv):
     return seconds, cpu
 
 
-def measure(compiler, path, repeat, workdir):
-    cmds = commands(compiler, path, workdir)
+def measure(compiler, path, repeat, workdir, phases=False):
+    cmds = commands(compiler, path, workdir, phases)
     times = {variant: [] for variant in cmds}
+    phase_times = {variant: [] for variant in cmds}
     for _ in range(repeat):
-        for variant, (argv, _obj) in cmds.items():
+        for variant, (argv, _obj, timing) in cmds.items():
             times[variant].append(compile_once(argv))
-    result = {"compiler": compiler, "command": {v: " ".join(a) for v, (a, _o) in cmds.items()}, "variants": {}}
-    for variant, (_argv, obj) in cmds.items():
+            if timing is not None:
+                phase_times[variant].append(nvcc_phases(timing))
+    result = {"compiler": compiler, "command": {v: " ".join(a) for v, (a, _o, _t) in cmds.items()}, "variants": {}}
+    for variant, (_argv, obj, _timing) in cmds.items():
         wall = [w for w, _cpu in times[variant]]
         cpu = [c for _wall, c in times[variant]]
         result["variants"][variant] = {"seconds": statistics.median(cpu), "all_seconds": cpu,
                                        "wall_seconds": statistics.median(wall), "all_wall_seconds": wall,
                                        "object_bytes": obj.stat().st_size}
+        if phase_times[variant]:
+            names = sorted({name for run in phase_times[variant] for name in run})
+            result["variants"][variant]["phase_ms"] = {
+                name: statistics.median([run.get(name, 0.0) for run in phase_times[variant]]) for name in names}
     result["variants"]["header"]["prose"] = object_prose(cmds["header"][1])
     raw = result["variants"]["raw"]
-    for variant in ("header", "separate"):
+    for variant in [v for v in cmds if v != "raw"]:
         v = result["variants"][variant]
         v["time_ratio"] = paired_ratio(v["all_seconds"], raw["all_seconds"])
         v["wall_ratio"] = paired_ratio(v["all_wall_seconds"], raw["all_wall_seconds"])
@@ -171,6 +205,26 @@ def report(results):
             extra = f"{v['extra_object_bytes'] / 1024:+.0f} KB" if "extra_object_bytes" in v else "-"
             print(f"| {r['compiler']} | {variant} | {v['seconds']:.2f} | {ratio} | {v['wall_seconds']:.2f} | {wall_ratio} | "
                   f"{v['object_bytes'] / 1024:.0f} KB | {extra} |")
+
+
+def report_phases(results):
+    """nvcc's steps, median milliseconds of each variant (--phases)."""
+    for r in results:
+        variants = [v for v in r["variants"] if "phase_ms" in r["variants"][v]]
+        if not variants:
+            continue
+        names = []
+        for v in variants:
+            names += [n for n in r["variants"][v]["phase_ms"] if n not in names]
+        print(f"\n{r['compiler']} steps, median ms: " + ", ".join(variants))
+        print("| step | " + " | ".join(variants) + " |")
+        print("|---|" + "---|" * len(variants))
+        for name in names + ["total"]:
+            cells = []
+            for v in variants:
+                ms = r["variants"][v]["phase_ms"]
+                cells.append(f"{sum(ms.values()) if name == 'total' else ms.get(name, 0.0):.0f}")
+            print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def check(results):
@@ -204,6 +258,7 @@ def main():
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--json")
     parser.add_argument("--require", default="", help="compilers whose absence is a failure")
+    parser.add_argument("--phases", action="store_true", help="nvcc: time each step, and the headers' parse alone")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -218,8 +273,9 @@ def main():
                     sys.exit(f"measure.py: {compiler} is required and was not found")
                 print(f"{compiler}: not found, skipped")
                 continue
-            results.append(measure(compiler, found[compiler], args.repeat, Path(tmp)))
+            results.append(measure(compiler, found[compiler], args.repeat, Path(tmp), args.phases and compiler == "nvcc"))
     report(results)
+    report_phases(results)
     if args.json:
         Path(args.json).write_text(json.dumps({"repeat": args.repeat, "results": results}, indent=1) + "\n")
     if args.check:

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
-"""Specifications of bench/compile_cost/measure.py's object check: a launch file's object must not
-define the explanation prose (describe, plan_reason, one_pass_phrase)."""
+"""Specifications of bench/compile_cost/measure.py: the object check (a launch file's object must not
+define the explanation prose: describe, plan_reason, one_pass_phrase), the paired ratios, the bounds
+and the reading of `nvcc --time` files (--phases)."""
 
 import contextlib
 import io
 import os
 import sys
+import tempfile
 import unittest
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "compile_cost"))
@@ -95,6 +98,33 @@ class Bounds(unittest.TestCase):
         failures, _ = self.check(result("hipcc", 1.5, 1.0, header_extra_kb=200))
         self.assertEqual(len(failures), 1, failures)
         self.assertIn("object +200 KB over raw, bound <= +192 KB", failures[0])
+
+
+# The first lines of a file `nvcc --time` wrote (CUDA 13, one .cu compiled for sm_90), shortened paths.
+NVCC_TIME = """source file name , phase name , phase input files , phase output file , arch , tool, metric , unit
+w.cu , gcc (preprocessing 4) , w.cu  , /tmp/x-5_w.cpp4.ii ,  , nvcc , 60.7810 , ms
+w.cu , cudafe++ , /tmp/x-5_w.cpp4.ii  , /tmp/x-6_w.cudafe1.cpp , compute_90 , nvcc , 241.3440 , ms
+w.cu , cicc , /tmp/x-5_w.cpp1.ii  , /tmp/x-7_w.ptx , compute_90 , nvcc , 191.8330 , ms
+w.cu , cicc , /tmp/y.ii  , /tmp/y.ptx , compute_100 , nvcc , 8.1670 , ms
+w.cu , gcc (compiling) , /tmp/x-6_w.cudafe1.cpp  , w.o ,  , nvcc , 198.9540 , ms
+ , nvcc (driver) , , , , nvcc , 0.4570 , ms
+w.cu , ptxas , broken line
+w.cu , ptxas , a , b , c , nvcc , not-a-number , ms
+"""
+
+
+class NvccPhases(unittest.TestCase):
+    def test_each_step_is_summed_over_its_rows_and_bad_rows_are_left_out(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "phases.csv"
+            path.write_text(NVCC_TIME)
+            phases = measure.nvcc_phases(path)
+            # nvcc appends to the file: it must be gone for the next compile.
+            self.assertFalse(path.exists())
+        self.assertEqual(sorted(phases), ["cicc", "cudafe++", "gcc (compiling)", "gcc (preprocessing 4)",
+                                          "nvcc (driver)"])
+        self.assertAlmostEqual(phases["cicc"], 200.0)
+        self.assertAlmostEqual(phases["gcc (compiling)"], 198.954)
 
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ GPU_CALLS_ALLOWED = {
     "examples/cmake_consumer/main.hip": "an outside project, written as a user writes one",
     "bench/compile_cost/raw.hip": "the compile-cost baseline: a launch written without wavefit",
     "bench/compile_cost/raw.cu": "the compile-cost baseline: a launch written without wavefit",
+    "bench/compile_cost/raw_with_launch_headers.cu": "the same baseline, with wavefit's launch headers parsed, not used",
 }
 GPU_CALL_DIRS = ("gpu_support/",)
 # What `wavefit lint` reads rather than runs: its parser's stand-ins for the CUDA and HIP headers, and
