@@ -6,11 +6,8 @@
 #   stand-in root with lib/cmake/hip-lang...), HIP_COMPILER (clang++-15), HIP_DEVICE_LIBS.
 cmake_minimum_required(VERSION 3.20)
 
-foreach(required SOURCE_DIR BINARY_DIR WAVEFIT_DIR GENERATOR ARCHITECTURES)
-  if(NOT DEFINED ${required})
-    message(FATAL_ERROR "build_cmake_consumer.cmake: -D${required}=... is required")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
+require_definitions(build_cmake_consumer.cmake SOURCE_DIR BINARY_DIR WAVEFIT_DIR GENERATOR ARCHITECTURES)
 
 string(REPLACE "," ";" architectures "${ARCHITECTURES}")
 set(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -G ${GENERATOR}
@@ -25,15 +22,4 @@ if(DEFINED ROCM_ROOT)
     "-DCMAKE_HIP_FLAGS=--rocm-path=/usr --hip-device-lib-path=${HIP_DEVICE_LIBS}")
 endif()
 
-function(run_step name)
-  message(STATUS "${name}: ${ARGN}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "cmake_consumer: ${name} failed (${result})")
-  endif()
-endfunction()
-
-file(REMOVE_RECURSE ${BINARY_DIR})
-run_step(configure ${configure})
-run_step(build ${CMAKE_COMMAND} --build ${BINARY_DIR})
-run_step(run ${BINARY_DIR}/app)
+configure_build_and_run(cmake_consumer ${configure})

@@ -7,11 +7,8 @@
 #   (Debian's clang 15; the README says to use gfx940 there).
 cmake_minimum_required(VERSION 3.20)
 
-foreach(required README SOURCE_DIR BINARY_DIR WAVEFIT_DIR GENERATOR HIPCC)
-  if(NOT DEFINED ${required})
-    message(FATAL_ERROR "build_hipcc_cxx_consumer.cmake: -D${required}=... is required")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
+require_definitions(build_hipcc_cxx_consumer.cmake README SOURCE_DIR BINARY_DIR WAVEFIT_DIR GENERATOR HIPCC)
 
 # The README's command: the one line that sets hipcc as the C++ compiler.
 file(STRINGS ${README} readme_lines REGEX "^cmake .*-DCMAKE_CXX_COMPILER=hipcc")
@@ -36,15 +33,5 @@ foreach(word IN LISTS readme_command)
   endif()
 endforeach()
 
-function(run_step name)
-  message(STATUS "${name}: ${ARGN}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "hipcc_cxx_consumer: ${name} failed (${result})")
-  endif()
-endfunction()
-
-file(REMOVE_RECURSE ${BINARY_DIR})
-run_step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -G ${GENERATOR} -Dwavefit_DIR=${WAVEFIT_DIR} ${options})
-run_step(build ${CMAKE_COMMAND} --build ${BINARY_DIR})
-run_step(run ${BINARY_DIR}/app)
+configure_build_and_run(hipcc_cxx_consumer
+  ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -G ${GENERATOR} -Dwavefit_DIR=${WAVEFIT_DIR} ${options})
