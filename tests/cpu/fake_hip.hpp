@@ -34,7 +34,9 @@ constexpr int device_count = 16;
 // The device with other limits than the rest.
 constexpr int small_device = 13;
 
-struct counters {
+// Its own cache lines: the launch model (bench/launch_model) counts the lines a launch reads, and a
+// fake's counter sharing a line with wavefit's data would hide one of wavefit's.
+struct alignas(64) counters {
     std::array<std::atomic<int>, device_count> attribute_calls{};
     std::array<std::atomic<int>, device_count> property_calls{};
     std::atomic<int> function_attribute_calls{0};
