@@ -81,12 +81,12 @@ WAVEFIT_FUNC std::string device_display(int device, const device_limits& limits)
 // The kernel's name for messages: demangled where the platform can, else as the runtime gives it.
 WAVEFIT_FUNC std::string kernel_display(const kernel_state& k);
 
-// How many GPUs the runtime sees, asked once; `error` is what the count query returned.
+// How many GPUs the runtime sees, asked once (process_state.hpp); `error` is what the count query returned.
 struct visible_devices {
     int count = 0;
     backend::error_type error = backend::success;
 };
-WAVEFIT_FUNC const visible_devices& visible_device_state() noexcept;
+WAVEFIT_FUNC visible_devices visible_device_state() noexcept;
 
 // Raises the kernel's dynamic shared memory limit to at least `bytes` (CUDA's opt-in above the
 // default), once per kernel and size however many threads ask.

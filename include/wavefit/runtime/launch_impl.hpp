@@ -43,6 +43,7 @@
 #include "launch_error.hpp"
 #include "launch_explainer.hpp"
 #include "once_table.hpp"
+#include "process_state.hpp"
 #include "tuning_switch.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -106,17 +107,30 @@ inline once_table<kernel_key, kernel_state, kernel_key_hash, 1024>& kernel_table
     static auto& table = *new once_table<kernel_key, kernel_state, kernel_key_hash, 1024>;
     return table;
 }
-// Planned launches, by device, kernel and work shape (key_for).
-inline once_table<launch_key, launch_entry, launch_key_hash>& launch_table() {
-    static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
-    return table;
+// A launch table's first use: made here, published in `root`; a thread that loses the race to publish
+// frees its own and takes the winner's.
+WAVEFIT_NOINLINE inline launch_table_type* first_launch_table(std::atomic<launch_table_type*>& root) {
+    auto* made = new launch_table_type;
+    launch_table_type* found = nullptr;
+    if (root.compare_exchange_strong(found, made, std::memory_order_acq_rel, std::memory_order_acquire)) return made;
+    delete made;
+    return found;
 }
+
+// The launch tables' roots sit in the process state's one line (process_state.hpp), not behind a
+// static's guard in lines of their own.
+inline launch_table_type& launch_table_at(std::atomic<launch_table_type*>& root) {
+    launch_table_type* table = root.load(std::memory_order_acquire);
+    if (table == nullptr) table = first_launch_table(root);
+    return *table;
+}
+// Planned launches, by device, kernel and work shape (key_for).
+inline launch_table_type& launch_table() { return launch_table_at(process_state::get().planned_launches); }
 // Launches of an explicit configuration, keyed by device and kernel only (configured_key): apart from
 // the planned ones, so that many planned shapes of a kernel never crowd its explicit entry. The same
 // table type: one instantiation of the table's code serves both.
-inline once_table<launch_key, launch_entry, launch_key_hash>& configured_launch_table() {
-    static auto& table = *new once_table<launch_key, launch_entry, launch_key_hash>;
-    return table;
+inline launch_table_type& configured_launch_table() {
+    return launch_table_at(process_state::get().configured_launches);
 }
 
 // Reads a device's limits from its attributes; the name is left empty (read on failure only).
@@ -209,18 +223,34 @@ WAVEFIT_FUNC std::string kernel_display(const kernel_state& k) {
     return k.mangled;
 }
 
-WAVEFIT_FUNC const visible_devices& visible_device_state() noexcept {
-    static const visible_devices state = [] {
-        visible_devices v;
-        v.error = backend::device_count(v.count);
-        if (v.error != backend::success) {
-            (void)backend::take_last_error();
-            v.count = 0;
-        }
-        return v;
-    }();
-    return state;
+// The count query, the first time a launch needs it: two threads at once may both ask (the same answer).
+WAVEFIT_NOINLINE inline std::uint64_t ask_visible_devices(std::atomic<std::uint64_t>& word) noexcept {
+    int count = 0;
+    const backend::error_type e = backend::device_count(count);
+    if (e != backend::success) {
+        (void)backend::take_last_error();
+        count = 0;
+    }
+    const std::uint64_t packed = visible_device_word::pack(count, static_cast<int>(e));
+    word.store(packed, std::memory_order_relaxed);
+    return packed;
 }
+
+// The visible-device word, asked once (a plain value: relaxed loads suffice).
+inline std::uint64_t visible_device_word_now() noexcept {
+    std::atomic<std::uint64_t>& word = process_state::get().visible_devices;
+    const std::uint64_t packed = word.load(std::memory_order_relaxed);
+    return packed != 0 ? packed : ask_visible_devices(word);
+}
+
+inline visible_devices visible_devices_of(std::uint64_t packed) noexcept {
+    visible_devices v;
+    v.count = visible_device_word::count(packed);
+    v.error = static_cast<backend::error_type>(visible_device_word::error(packed));
+    return v;
+}
+
+WAVEFIT_FUNC visible_devices visible_device_state() noexcept { return visible_devices_of(visible_device_word_now()); }
 
 WAVEFIT_FUNC backend::error_type raise_dynamic_shared(kernel_state& k, const void* kernel, std::uint64_t bytes) {
     if (bytes <= k.dynamic_shared_limit.load(std::memory_order_acquire)) return backend::success;
@@ -277,10 +307,10 @@ WAVEFIT_COLD inline void report_query_failure(launch_result* r, const query_fail
 }
 
 // find_launch_device with no GPU or several: out of the one-GPU launch's way.
-WAVEFIT_NOINLINE inline bool find_device_among_many(const visible_devices& visible, backend::stream_type stream,
+WAVEFIT_NOINLINE inline bool find_device_among_many(std::uint64_t visible_word, backend::stream_type stream,
                                                      launch_device& where, launch_result* r) {
-    if (visible.count == 0) {
-        if (r != nullptr) report_no_device(*r, visible);
+    if (visible_device_word::count(visible_word) == 0) {
+        if (r != nullptr) report_no_device(*r, visible_devices_of(visible_word));
         return false;
     }
     if (const backend::error_type e = backend::current_device(where.current); e != backend::success) {
@@ -301,8 +331,8 @@ WAVEFIT_NOINLINE inline bool find_device_among_many(const visible_devices& visib
 // with one visible GPU every stream is on device 0 and both queries are skipped. With none, the
 // launch says so instead of the runtime's "invalid device".
 inline bool find_launch_device(backend::stream_type stream, launch_device& where, launch_result* r) {
-    const visible_devices& visible = visible_device_state();
-    if (visible.count == 1) return true;
+    const std::uint64_t visible = visible_device_word_now();
+    if (visible == visible_device_word::one_device) return true;
     return find_device_among_many(visible, stream, where, r);
 }
 

@@ -35,6 +35,7 @@
 #include "kernel_arguments.hpp"
 #include "launch.hpp"
 #include "launch_impl.hpp"  // the launch internals the tuner drives (launch.hpp includes them too, or compiled.hpp)
+#include "process_state.hpp"  // the tuning switch
 #include "tuning_api.hpp"
 #include "tuning_switch.hpp"
 

@@ -42,10 +42,9 @@ struct tuner_interface {
 
 class tuning_switch {
 public:
-    static tuning_switch& get() noexcept {
-        static tuning_switch s;
-        return s;
-    }
+    // The process's switch. It lives in the line every launch reads, process_state, whose header
+    // defines this function: include process_state.hpp to call it.
+    static tuning_switch& get() noexcept;
 
     tuning_mode mode() const noexcept { return static_cast<tuning_mode>(mode_.load(std::memory_order_relaxed)); }
     void set_mode(tuning_mode m) noexcept {
@@ -73,7 +72,8 @@ public:
     }
 
 private:
-    tuning_switch() noexcept = default;
+    friend class process_state;
+    constexpr tuning_switch() noexcept = default;
 
     std::atomic<int> mode_{0};
     std::atomic<std::uint32_t> generation_{1};
