@@ -12,7 +12,9 @@
 // once was half of that launch's time on the fake runtime, 45 of 90 us: eight fresh pages faulted in).
 // A grown array replaces the old one with a release store; the old one is kept, unchanged, for
 // readers still probing it: it holds a subset of the entries, and a miss there is retried under the
-// mutex against the current array.
+// mutex against the current array. The current array is one word, its address with its size's log2
+// in the low bits (arrays start a cache line): a lookup reads the table's word and one slot, with no
+// header between them, a line fewer for a launch that finds its lines evicted.
 // No GPU header and no exceptions: the runtime layer uses it with real queries, the tests with fakes
 // (under ThreadSanitizer).
 #pragma once
@@ -21,8 +23,10 @@
 
 #include <atomic>   // the slots
 #include <cstddef>  // std::size_t
+#include <cstdint>  // the current array's word
+#include <cstdlib>  // std::abort: no first array, without exceptions
 #include <mutex>    // first computations
-#include <new>      // std::nothrow: a table that cannot grow keeps working
+#include <new>      // std::nothrow: a table that cannot grow keeps working; aligned slot arrays
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
@@ -33,18 +37,18 @@ class once_table {
 
 public:
     // The first array is allocated as the table is: std::bad_alloc when memory runs out.
-    once_table() : current_(new slot_array(new std::atomic<node*>[first_count]{}, first_count, nullptr)) {}
+    once_table() : arrays_(first_array()), current_(arrays_->word()) {}
     // Frees the entries: for tables with an owner (the tests'). The process's tables are never
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
-        slot_array* a = current_.load(std::memory_order_relaxed);
-        for (std::size_t i = 0; i <= a->mask; ++i) delete a->slots[i].load(std::memory_order_relaxed);
+        const slots_view v = view(current_.load(std::memory_order_relaxed));
+        for (std::size_t i = 0; i <= v.mask; ++i) delete v.slots[i].load(std::memory_order_relaxed);
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
             delete n;
             n = next;
         }
-        while (a != nullptr) {
+        for (slot_array* a = arrays_; a != nullptr;) {
             slot_array* older = a->older;
             delete a;
             a = older;
@@ -89,7 +93,7 @@ public:
 
     std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
     // How many slots the current array has (64, doubling up to MaxSlots): for the tests.
-    std::size_t slot_count() const noexcept { return current_.load(std::memory_order_acquire)->mask + 1; }
+    std::size_t slot_count() const noexcept { return view(current_.load(std::memory_order_acquire)).mask + 1; }
 
 private:
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
@@ -105,37 +109,75 @@ private:
         node* next_overflow = nullptr;
     };
 
+    // An array of slots, owned here and freed with the table; readers see it through current_'s word.
+    // Its slots start a cache line, which leaves the word's low six bits for the size's log2.
+    static constexpr std::size_t slot_alignment = 64;
     struct slot_array {
         slot_array(std::atomic<node*>* s, std::size_t count, slot_array* replaced)
-            : mask(count - 1), slots(s), older(replaced) {}
-        ~slot_array() { delete[] slots; }
+            : slots(s), count_log2(log2_of(count)), older(replaced) {}
+        ~slot_array() { ::operator delete[](slots, std::align_val_t{slot_alignment}); }
         slot_array(const slot_array&) = delete;
         slot_array& operator=(const slot_array&) = delete;
 
         // `count` cleared slots, or nullptr when memory runs out.
         static slot_array* make(std::size_t count, slot_array* replaced) noexcept {
-            // Declared, then assigned: cppcheck 2.10 reads `T* p = new (std::nothrow) T[n]()` as a use of p.
-            std::atomic<node*>* cleared = nullptr;
-            cleared = new (std::nothrow) std::atomic<node*>[count]();
-            if (cleared == nullptr) return nullptr;
+            void* const bytes =
+                ::operator new[](count * sizeof(std::atomic<node*>), std::align_val_t{slot_alignment}, std::nothrow);
+            if (bytes == nullptr) return nullptr;
+            auto* const cleared = static_cast<std::atomic<node*>*>(bytes);
+            for (std::size_t i = 0; i < count; ++i) new (&cleared[i]) std::atomic<node*>(nullptr);
             slot_array* const a = new (std::nothrow) slot_array(cleared, count, replaced);
-            if (a == nullptr) delete[] cleared;
+            if (a == nullptr) ::operator delete[](bytes, std::align_val_t{slot_alignment});
             return a;
         }
 
-        const std::size_t mask;
+        // What current_ holds for this array.
+        std::uintptr_t word() const noexcept { return reinterpret_cast<std::uintptr_t>(slots) | count_log2; }
+
         std::atomic<node*>* const slots;
+        const std::uintptr_t count_log2;
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
     };
+
+    static constexpr std::uintptr_t log2_of(std::size_t count) noexcept {
+        std::uintptr_t log2 = 0;
+        while ((std::size_t{1} << log2) < count) ++log2;
+        return log2;
+    }
+    static_assert(log2_of(MaxSlots) < slot_alignment, "once_table: the size's log2 fits the word's low bits");
+
+    // The first array, made with the table: std::bad_alloc when memory runs out (as `new` would; without
+    // exceptions, as `new` does then, the process ends).
+    static slot_array* first_array() {
+        slot_array* const a = slot_array::make(first_count, nullptr);
+#if WAVEFIT_EXCEPTIONS
+        if (a == nullptr) throw std::bad_alloc();
+#else
+        if (a == nullptr) std::abort();
+#endif
+        return a;
+    }
+
+    // The slots and mask a word of current_ stands for.
+    struct slots_view {
+        std::atomic<node*>* slots;
+        std::size_t mask;
+    };
+    static slots_view view(std::uintptr_t word) noexcept {
+        constexpr std::uintptr_t log2_bits = slot_alignment - 1;
+        return {reinterpret_cast<std::atomic<node*>*>(word & ~log2_bits),
+                (std::size_t{1} << (word & log2_bits)) - 1};
+    }
 
     // The probe of a key in one array (`equal` says which stored key is it): its node, or nullptr at the
     // first empty slot (no entry), or past_full() when every probed slot held another key. The mask and
     // the slots are read once, before the loop (each acquire load would otherwise read them again).
     template <class Equal, class PastFull>
-    WAVEFIT_ALWAYS_INLINE static const node* probe(const slot_array& a, std::size_t h, std::memory_order order,
+    WAVEFIT_ALWAYS_INLINE static const node* probe(std::uintptr_t word, std::size_t h, std::memory_order order,
                                                    const Equal& equal, PastFull&& past_full) {
-        const std::size_t mask = a.mask;
-        const std::atomic<node*>* const slots = a.slots;
+        const slots_view v = view(word);
+        const std::size_t mask = v.mask;
+        const std::atomic<node*>* const slots = v.slots;
         for (std::size_t i = 0; i < probes; ++i) {
             const node* n = slots[(h + i) & mask].load(order);
             if (n == nullptr) return nullptr;
@@ -148,7 +190,7 @@ private:
     // the overflow list, or in an array that replaced the probed one meanwhile.
     template <class Equal>
     WAVEFIT_ALWAYS_INLINE const node* find_node(std::size_t h, const Equal& equal) const {
-        return probe(*current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
+        return probe(current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
                      [&] { return find_past_full_probes(h, equal); });
     }
 
@@ -160,7 +202,7 @@ private:
 
     template <class Equal>
     const node* find_locked(std::size_t h, const Equal& equal) const {
-        return probe(*current_.load(std::memory_order_relaxed), h, std::memory_order_relaxed, equal, [&] {
+        return probe(current_.load(std::memory_order_relaxed), h, std::memory_order_relaxed, equal, [&] {
             for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
                 if (equal(n->key)) return n;
             return static_cast<const node*>(nullptr);
@@ -171,17 +213,15 @@ private:
     // memory places the entry in the array it has, or in the overflow list.
     void publish(node* fresh, std::size_t h) {
         const std::size_t count = count_.load(std::memory_order_relaxed) + 1;
-        slot_array* a = current_.load(std::memory_order_relaxed);
-        if (count * 2 > a->mask + 1 && a->mask + 1 < MaxSlots) {
-            if (slot_array* bigger = grow(a)) a = bigger;
-        }
-        if (!place(*a, fresh, h)) to_overflow(fresh);
+        slots_view v = view(current_.load(std::memory_order_relaxed));
+        if (count * 2 > v.mask + 1 && v.mask + 1 < MaxSlots && grow(v)) v = view(current_.load(std::memory_order_relaxed));
+        if (!place(v, fresh, h)) to_overflow(fresh);
         count_.store(count, std::memory_order_relaxed);
     }
 
-    static bool place(slot_array& a, node* n, std::size_t h) {
+    static bool place(const slots_view& v, node* n, std::size_t h) {
         for (std::size_t i = 0; i < probes; ++i) {
-            std::atomic<node*>& slot = a.slots[(h + i) & a.mask];
+            std::atomic<node*>& slot = v.slots[(h + i) & v.mask];
             if (slot.load(std::memory_order_relaxed) == nullptr) {
                 slot.store(n, std::memory_order_release);
                 return true;
@@ -195,20 +235,23 @@ private:
         overflow_ = n;
     }
 
-    // Under the mutex: twice the slots, every entry of `old` placed again, then published; nullptr
-    // (and `old` kept) when memory runs out.
-    slot_array* grow(slot_array* old) noexcept {
-        slot_array* bigger = slot_array::make(2 * (old->mask + 1), old);
-        if (bigger == nullptr) return nullptr;
-        for (std::size_t i = 0; i <= old->mask; ++i) {
-            node* n = old->slots[i].load(std::memory_order_relaxed);
-            if (n != nullptr && !place(*bigger, n, Hash{}(n->key))) to_overflow(n);
+    // Under the mutex: twice the slots, every entry of `old` placed again, then published; false (and
+    // `old` kept) when memory runs out.
+    bool grow(const slots_view& old) noexcept {
+        slot_array* bigger = slot_array::make(2 * (old.mask + 1), arrays_);
+        if (bigger == nullptr) return false;
+        const slots_view v{bigger->slots, 2 * (old.mask + 1) - 1};
+        for (std::size_t i = 0; i <= old.mask; ++i) {
+            node* n = old.slots[i].load(std::memory_order_relaxed);
+            if (n != nullptr && !place(v, n, Hash{}(n->key))) to_overflow(n);
         }
-        current_.store(bigger, std::memory_order_release);
-        return bigger;
+        arrays_ = bigger;
+        current_.store(bigger->word(), std::memory_order_release);
+        return true;
     }
 
-    std::atomic<slot_array*> current_;
+    slot_array* arrays_;  // the current array, then those it replaced (guarded by mutex_)
+    std::atomic<std::uintptr_t> current_;  // arrays_'s word (slot_array::word), what a lookup reads
     node* overflow_ = nullptr;  // guarded by mutex_
     mutable std::mutex mutex_;
     std::atomic<std::size_t> count_{0};
