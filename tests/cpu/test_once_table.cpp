@@ -158,6 +158,81 @@ TEST_CASE("a failed query is not cached: the next call tries again", "[runtime][
     REQUIRE(table.find(1) == value);
 }
 
+TEST_CASE("a table with an outside word: readers of the word find nothing until it is published, then "
+          "everything, through growth and the overflow list", "[runtime][cache]") {
+    using table_type = wavefit::detail::once_table<int, int, colliding_hash, 64>;
+    std::atomic<void*> word{nullptr};
+    table_type table(word);
+    const auto equal_to = [](int key) { return [key](int k) { return k == key; }; };
+    const auto table_of = [&table]() -> const table_type& { return table; };
+    // Computed before the word is published: the table finds it, a reader of the word does not.
+    REQUIRE(*table.get(1, [](int& out) {
+        out = 10;
+        return true;
+    }) == 10);
+    REQUIRE(word.load() == nullptr);
+    REQUIRE(table_type::find_matching_at(word, colliding_hash{}(1), equal_to(1), table_of) == nullptr);
+    table.publish_word();
+    REQUIRE(word.load() != nullptr);
+    REQUIRE(table_type::find_matching_at(word, colliding_hash{}(1), equal_to(1), table_of) == table.find(1));
+    // Every key in one slot: 16 probes fill, the rest go to the overflow list, which the word's reader
+    // reaches through the table.
+    const void* first_word = word.load();
+    for (int k = 2; k <= 40; ++k)
+        REQUIRE(table.get(k, [k](int& out) {
+            out = 10 * k;
+            return true;
+        }) != nullptr);
+    REQUIRE(table.slot_count() == 64);  // this table's largest array: the word is the first one's still
+    REQUIRE(word.load() == first_word);
+    for (int k = 1; k <= 40; ++k) {
+        INFO("key " << k);
+        const int* found = table_type::find_matching_at(word, colliding_hash{}(k), equal_to(k), table_of);
+        REQUIRE(found != nullptr);
+        CHECK(*found == 10 * k);
+    }
+    CHECK(table_type::find_matching_at(word, colliding_hash{}(41), equal_to(41), table_of) == nullptr);
+}
+
+TEST_CASE("an outside word follows its table's growth, and threads reading it meanwhile find every finished "
+          "key", "[runtime][cache]") {
+    using table_type = wavefit::detail::once_table<int, int, int_hash, 4096>;
+    std::atomic<void*> word{nullptr};
+    table_type table(word);
+    table.publish_word();
+    const void* first_word = word.load();
+    constexpr int keys = 2000;  // five doublings
+    std::atomic<int> finished{0};
+    std::atomic<int> misses{0};
+    std::thread writer([&] {
+        for (int k = 0; k < keys; ++k) {
+            (void)table.get(k, [k](int& out) {
+                out = k + 7;
+                return true;
+            });
+            finished.store(k + 1, std::memory_order_release);
+        }
+    });
+    std::vector<std::thread> readers;
+    for (int t = 0; t < 4; ++t) {
+        readers.emplace_back([&] {
+            while (finished.load(std::memory_order_acquire) < keys) {
+                const int done = finished.load(std::memory_order_acquire);
+                for (int k = 0; k < done; k += 37) {
+                    const int* found = table_type::find_matching_at(word, int_hash{}(k), [k](int stored) { return stored == k; },
+                                                                    [&table]() -> const table_type& { return table; });
+                    if (found == nullptr || *found != k + 7) misses.fetch_add(1);
+                }
+            }
+        });
+    }
+    writer.join();
+    for (std::thread& r : readers) r.join();
+    CHECK(misses.load() == 0);
+    CHECK(table.slot_count() == 4096);
+    CHECK(word.load() != first_word);
+}
+
 TEST_CASE("find never computes and sees only finished values", "[runtime][cache]") {
     wavefit::detail::once_table<int, int, int_hash> table;
     REQUIRE(table.find(3) == nullptr);

@@ -107,30 +107,39 @@ inline once_table<kernel_key, kernel_state, kernel_key_hash, 1024>& kernel_table
     static auto& table = *new once_table<kernel_key, kernel_state, kernel_key_hash, 1024>;
     return table;
 }
-// A launch table's first use: made here, published in `root`; a thread that loses the race to publish
-// frees its own and takes the winner's.
-WAVEFIT_NOINLINE inline launch_table_type* first_launch_table(std::atomic<launch_table_type*>& root) {
-    auto* made = new launch_table_type;
+// A launch table's first use: made here with its slots' word in the process state, published in
+// `root`; a thread that loses the race to publish frees its own and takes the winner's, whose word
+// only the winner stores.
+WAVEFIT_NOINLINE inline launch_table_type* first_launch_table(std::atomic<launch_table_type*>& root,
+                                                              std::atomic<void*>& slots) {
+    auto* made = new launch_table_type(slots);
     launch_table_type* found = nullptr;
-    if (root.compare_exchange_strong(found, made, std::memory_order_acq_rel, std::memory_order_acquire)) return made;
-    delete made;
-    return found;
+    if (!root.compare_exchange_strong(found, made, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        delete made;
+        return found;
+    }
+    made->publish_word();
+    return made;
 }
 
 // The launch tables' roots sit in the process state's one line (process_state.hpp), not behind a
 // static's guard in lines of their own.
-inline launch_table_type& launch_table_at(std::atomic<launch_table_type*>& root) {
+inline launch_table_type& launch_table_at(std::atomic<launch_table_type*>& root, std::atomic<void*>& slots) {
     launch_table_type* table = root.load(std::memory_order_acquire);
-    if (table == nullptr) table = first_launch_table(root);
+    if (table == nullptr) table = first_launch_table(root, slots);
     return *table;
 }
 // Planned launches, by device, kernel and work shape (key_for).
-inline launch_table_type& launch_table() { return launch_table_at(process_state::get().planned_launches); }
+inline launch_table_type& launch_table() {
+    process_state& p = process_state::get();
+    return launch_table_at(p.planned_launches, p.planned_slots);
+}
 // Launches of an explicit configuration, keyed by device and kernel only (configured_key): apart from
 // the planned ones, so that many planned shapes of a kernel never crowd its explicit entry. The same
 // table type: one instantiation of the table's code serves both.
 inline launch_table_type& configured_launch_table() {
-    return launch_table_at(process_state::get().configured_launches);
+    process_state& p = process_state::get();
+    return launch_table_at(p.configured_launches, p.configured_slots);
 }
 
 // Reads a device's limits from its attributes; the name is left empty (read on failure only).
@@ -703,7 +712,10 @@ WAVEFIT_NOINLINE inline launch_status run_configured_cached(const void* kernel, 
                                                             backend::stream_type stream, void** args) {
     launch_device where;
     if (!find_launch_device(stream, where, nullptr)) return launch_status::not_attempted;
-    const launch_entry* e = configured_launch_table().find(configured_key(where.device, kernel));
+    const launch_key key = configured_key(where.device, kernel);
+    const launch_entry* e = launch_table_type::find_matching_at(
+        process_state::get().configured_slots, launch_key_hash{}(key), [&key](const launch_key& k) { return k == key; },
+        []() -> const launch_table_type& { return configured_launch_table(); });
     if (e == nullptr) return launch_status::not_attempted;
     if (e->bounds.refuses(cfg)) return launch_status::rejected;  // the explaining run says why
     return launch_checked(*e, where, kernel, cfg, args, stream, nullptr);
@@ -779,7 +791,9 @@ WAVEFIT_NOINLINE launch_status run_cached(const void* kernel, const launch_key& 
         else
             return finished_key_in_parts(caller_work_words{work_words}, where.device, kernel, size, generation);
     }();
-    const launch_entry* e = launch_table().find_matching(key.hash(), [&key](const launch_key& k) { return key.matches(k); });
+    const launch_entry* e = launch_table_type::find_matching_at(
+        process_state::get().planned_slots, key.hash(), [&key](const launch_key& k) { return key.matches(k); },
+        []() -> const launch_table_type& { return launch_table(); });
     if (e == nullptr) return launch_status::not_attempted;
     launch_config cfg{dims{0}, dims{0}};
     if (n > e->scaling.above) {

@@ -12,9 +12,10 @@
 // once was half of that launch's time on the fake runtime, 45 of 90 us: eight fresh pages faulted in).
 // A grown array replaces the old one with a release store; the old one is kept, unchanged, for
 // readers still probing it: it holds a subset of the entries, and a miss there is retried under the
-// mutex against the current array. The current array is one word, its address with its size's log2
-// in the low bits (arrays start a cache line): a lookup reads the table's word and one slot, with no
-// header between them, a line fewer for a launch that finds its lines evicted.
+// mutex against the current array. The current array is one word, a pointer to its first slot's
+// byte offset by its size's log2 (arrays start a cache line, so the offset stays within the first
+// slot and the pointer keeps its provenance): a lookup reads the word and one slot, with no header
+// between them, a line fewer for a launch that finds its lines evicted.
 // No GPU header and no exceptions: the runtime layer uses it with real queries, the tests with fakes
 // (under ThreadSanitizer).
 #pragma once
@@ -23,7 +24,7 @@
 
 #include <atomic>   // the slots
 #include <cstddef>  // std::size_t
-#include <cstdint>  // the current array's word
+#include <cstdint>  // the word's low bits
 #include <cstdlib>  // std::abort: no first array, without exceptions
 #include <mutex>    // first computations
 #include <new>      // std::nothrow: a table that cannot grow keeps working; aligned slot arrays
@@ -37,11 +38,25 @@ class once_table {
 
 public:
     // The first array is allocated as the table is: std::bad_alloc when memory runs out.
-    once_table() : arrays_(first_array()), current_(arrays_->word()) {}
+    once_table() : arrays_(first_array()), current_(&own_word_) {
+        own_word_.store(arrays_->word(), std::memory_order_relaxed);
+    }
+    // A table whose readers find its current array in `word`, kept elsewhere: the process's launch
+    // tables keep theirs in the one line every launch reads (process_state.hpp), so that a lookup
+    // (find_matching_at) reads no line of the table itself. Nothing is stored there until
+    // publish_word(); until then readers of the word (null) find nothing.
+    explicit once_table(std::atomic<void*>& word) : arrays_(first_array()), current_(&word) {}
+
+    // Stores the current array's word where readers find it (a table made with an outside word).
+    void publish_word() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        current_->store(arrays_->word(), std::memory_order_release);
+    }
+
     // Frees the entries: for tables with an owner (the tests'). The process's tables are never
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
-        const slots_view v = view(current_.load(std::memory_order_relaxed));
+        const slots_view v = view(arrays_->word());
         for (std::size_t i = 0; i <= v.mask; ++i) delete v.slots[i].load(std::memory_order_relaxed);
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
@@ -91,9 +106,22 @@ public:
         return n != nullptr ? &n->value : nullptr;
     }
 
+    // find_matching() of a table made with an outside word, given the word: the table itself
+    // (`table_of()`) is read only past 16 full probes, where the entry may be in its overflow list.
+    template <class Equal, class TableOf>
+    WAVEFIT_ALWAYS_INLINE static const Value* find_matching_at(const std::atomic<void*>& word, std::size_t h,
+                                                              const Equal& equal, TableOf&& table_of) {
+        const node* n = probe(word.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
+                              [&] { return table_of().find_past_full_probes(h, equal); });
+        return n != nullptr ? &n->value : nullptr;
+    }
+
     std::size_t size() const noexcept { return count_.load(std::memory_order_relaxed); }
     // How many slots the current array has (64, doubling up to MaxSlots): for the tests.
-    std::size_t slot_count() const noexcept { return view(current_.load(std::memory_order_acquire)).mask + 1; }
+    std::size_t slot_count() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return view(arrays_->word()).mask + 1;
+    }
 
 private:
     // Probes this many slots before a key goes to the overflow list (a table this full is rare).
@@ -132,15 +160,15 @@ private:
         }
 
         // What current_ holds for this array.
-        std::uintptr_t word() const noexcept { return reinterpret_cast<std::uintptr_t>(slots) | count_log2; }
+        void* word() const noexcept { return reinterpret_cast<unsigned char*>(slots) + count_log2; }
 
         std::atomic<node*>* const slots;
-        const std::uintptr_t count_log2;
+        const std::size_t count_log2;
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
     };
 
-    static constexpr std::uintptr_t log2_of(std::size_t count) noexcept {
-        std::uintptr_t log2 = 0;
+    static constexpr std::size_t log2_of(std::size_t count) noexcept {
+        std::size_t log2 = 0;
         while ((std::size_t{1} << log2) < count) ++log2;
         return log2;
     }
@@ -158,23 +186,24 @@ private:
         return a;
     }
 
-    // The slots and mask a word of current_ stands for.
+    // The slots and mask a word of current_ stands for (null: a word not published yet, no slots).
     struct slots_view {
         std::atomic<node*>* slots;
         std::size_t mask;
     };
-    static slots_view view(std::uintptr_t word) noexcept {
-        constexpr std::uintptr_t log2_bits = slot_alignment - 1;
-        return {reinterpret_cast<std::atomic<node*>*>(word & ~log2_bits),
-                (std::size_t{1} << (word & log2_bits)) - 1};
+    static slots_view view(void* word) noexcept {
+        const std::size_t log2 = reinterpret_cast<std::uintptr_t>(word) & (slot_alignment - 1);
+        return {reinterpret_cast<std::atomic<node*>*>(static_cast<unsigned char*>(word) - log2),
+                (std::size_t{1} << log2) - 1};
     }
 
     // The probe of a key in one array (`equal` says which stored key is it): its node, or nullptr at the
     // first empty slot (no entry), or past_full() when every probed slot held another key. The mask and
     // the slots are read once, before the loop (each acquire load would otherwise read them again).
     template <class Equal, class PastFull>
-    WAVEFIT_ALWAYS_INLINE static const node* probe(std::uintptr_t word, std::size_t h, std::memory_order order,
+    WAVEFIT_ALWAYS_INLINE static const node* probe(void* word, std::size_t h, std::memory_order order,
                                                    const Equal& equal, PastFull&& past_full) {
+        if (word == nullptr) return nullptr;
         const slots_view v = view(word);
         const std::size_t mask = v.mask;
         const std::atomic<node*>* const slots = v.slots;
@@ -190,7 +219,7 @@ private:
     // the overflow list, or in an array that replaced the probed one meanwhile.
     template <class Equal>
     WAVEFIT_ALWAYS_INLINE const node* find_node(std::size_t h, const Equal& equal) const {
-        return probe(current_.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
+        return probe(current_->load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
                      [&] { return find_past_full_probes(h, equal); });
     }
 
@@ -200,9 +229,10 @@ private:
         return find_locked(h, equal);
     }
 
+    // Under the mutex, against the current array itself (its word may not be published yet).
     template <class Equal>
     const node* find_locked(std::size_t h, const Equal& equal) const {
-        return probe(current_.load(std::memory_order_relaxed), h, std::memory_order_relaxed, equal, [&] {
+        return probe(arrays_->word(), h, std::memory_order_relaxed, equal, [&] {
             for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
                 if (equal(n->key)) return n;
             return static_cast<const node*>(nullptr);
@@ -213,8 +243,8 @@ private:
     // memory places the entry in the array it has, or in the overflow list.
     void publish(node* fresh, std::size_t h) {
         const std::size_t count = count_.load(std::memory_order_relaxed) + 1;
-        slots_view v = view(current_.load(std::memory_order_relaxed));
-        if (count * 2 > v.mask + 1 && v.mask + 1 < MaxSlots && grow(v)) v = view(current_.load(std::memory_order_relaxed));
+        slots_view v = view(arrays_->word());
+        if (count * 2 > v.mask + 1 && v.mask + 1 < MaxSlots && grow(v)) v = view(arrays_->word());
         if (!place(v, fresh, h)) to_overflow(fresh);
         count_.store(count, std::memory_order_relaxed);
     }
@@ -246,12 +276,13 @@ private:
             if (n != nullptr && !place(v, n, Hash{}(n->key))) to_overflow(n);
         }
         arrays_ = bigger;
-        current_.store(bigger->word(), std::memory_order_release);
+        current_->store(bigger->word(), std::memory_order_release);
         return true;
     }
 
     slot_array* arrays_;  // the current array, then those it replaced (guarded by mutex_)
-    std::atomic<std::uintptr_t> current_;  // arrays_'s word (slot_array::word), what a lookup reads
+    std::atomic<void*> own_word_{nullptr};  // current_ of a table made without an outside word
+    std::atomic<void*>* const current_;  // arrays_'s word (slot_array::word), what a lookup reads
     node* overflow_ = nullptr;  // guarded by mutex_
     mutable std::mutex mutex_;
     std::atomic<std::size_t> count_{0};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The process-wide state that every cached launch reads, in one cache line: the tuning switch, how
-// many GPUs the runtime shows, and the roots of the two launch tables. Sixteen kernels launched in
+// many GPUs the runtime shows, and the roots of the two launch tables with their slot arrays' words. Sixteen kernels launched in
 // turn find most of a launch's lines evicted by the driver calls between them, and each line costs a
 // miss; as three function-local statics (the switch, the device count, the table with its guard)
 // these were three lines, each alone (bench/README.md, "What a launch finds evicted").
@@ -43,8 +43,12 @@ class alignas(64) process_state {
 public:
     tuning_switch tuning;
     std::atomic<std::uint64_t> visible_devices{0};  // visible_device_word
-    std::atomic<launch_table_type*> planned_launches{nullptr};     // launch_table() (launch_impl.hpp)
+    // Each launch table, and the word in which a lookup finds its current slot array (once_table.hpp):
+    // a launch that finds its entry reads this line, the slot and the entry, and no line of the table.
+    std::atomic<launch_table_type*> planned_launches{nullptr};  // launch_table() (launch_impl.hpp)
+    std::atomic<void*> planned_slots{nullptr};
     std::atomic<launch_table_type*> configured_launches{nullptr};  // configured_launch_table()
+    std::atomic<void*> configured_slots{nullptr};
 
     // The one object of the process (of this wavefit version: the namespace is versioned).
     static process_state& get() noexcept { return the_state; }
