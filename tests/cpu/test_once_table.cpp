@@ -219,8 +219,9 @@ TEST_CASE("an outside word follows its table's growth, and threads reading it me
             while (finished.load(std::memory_order_acquire) < keys) {
                 const int done = finished.load(std::memory_order_acquire);
                 for (int k = 0; k < done; k += 37) {
-                    const int* found = table_type::find_matching_at(word, int_hash{}(k), [k](int stored) { return stored == k; },
-                                                                    [&table]() -> const table_type& { return table; });
+                    const int* found = table_type::find_matching_at(
+                        word, int_hash{}(k), [k](int stored) { return stored == k; },
+                        [&table]() -> const table_type& { return table; });
                     if (found == nullptr || *found != k + 7) misses.fetch_add(1);
                 }
             }
