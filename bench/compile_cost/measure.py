@@ -132,6 +132,8 @@ def nvcc_phases(csv_path):
     output, arch, tool, metric, unit), each phase's rows summed; the file is removed, since nvcc
     appends to it."""
     phases = {}
+    if not csv_path.is_file():
+        sys.exit(f"measure.py: nvcc wrote no --time file ({csv_path}); this nvcc may not support --time")
     lines = csv_path.read_text().splitlines()[1:]
     csv_path.unlink()
     for line in lines:

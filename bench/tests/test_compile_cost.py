@@ -126,6 +126,12 @@ class NvccPhases(unittest.TestCase):
         self.assertAlmostEqual(phases["cicc"], 200.0)
         self.assertAlmostEqual(phases["gcc (compiling)"], 198.954)
 
+    def test_a_missing_file_is_one_line_not_a_traceback(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(SystemExit) as stop:
+                measure.nvcc_phases(Path(tmp) / "never-written.csv")
+        self.assertIn("nvcc wrote no --time file", str(stop.exception))
+
 
 if __name__ == "__main__":
     unittest.main()
