@@ -28,6 +28,7 @@
 #include <cstdlib>  // std::abort: no first array, without exceptions
 #include <mutex>    // first computations
 #include <new>      // std::nothrow: a table that cannot grow keeps working; aligned slot arrays
+#include <utility>  // std::forward
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
@@ -56,7 +57,7 @@ public:
     // Frees the entries: for tables with an owner (the tests'). The process's tables are never
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
-        const slots_view v = view(arrays_->word());
+        const slots_view v = arrays_->view();
         for (std::size_t i = 0; i <= v.mask; ++i) delete v.slots[i].load(std::memory_order_relaxed);
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
@@ -78,8 +79,8 @@ public:
     template <class Compute>
     const Value* get(const Key& key, Compute&& compute) {
         const std::size_t h = Hash{}(key);
-        const auto is_key = [&key](const Key& k) { return k == key; };
-        if (const node* n = find_node(h, is_key)) return &n->value;
+        const auto is_key = is(key);
+        if (const node* n = find_node_at(*current_, h, is_key, itself())) return &n->value;
         std::lock_guard<std::mutex> lock(mutex_);
         if (const node* n = find_locked(h, is_key)) return &n->value;
         node* fresh = new node(key);
@@ -91,28 +92,25 @@ public:
         return &fresh->value;
     }
 
-    // The value if some thread has computed it, else nullptr; never computes. Inlined into each
-    // launch's cached path (run_configured_cached), where a key of constants hashes to one.
-    WAVEFIT_ALWAYS_INLINE const Value* find(const Key& key) const {
-        return find_matching(Hash{}(key), [&key](const Key& k) { return k == key; });
-    }
+    // The value if some thread has computed it, else nullptr; never computes.
+    const Value* find(const Key& key) const { return find_matching_at(*current_, Hash{}(key), is(key), itself()); }
 
     // find() of a key the caller holds in parts: `h` is the key's hash (what Hash gives), `equal(k)`
-    // says whether the stored key k is it. run_cached looks its key up so, without copying the words
-    // its caller packed (launch_key.hpp says why).
+    // says whether the stored key k is it.
     template <class Equal>
-    WAVEFIT_ALWAYS_INLINE const Value* find_matching(std::size_t h, const Equal& equal) const {
-        const node* n = find_node(h, equal);
-        return n != nullptr ? &n->value : nullptr;
+    const Value* find_matching(std::size_t h, const Equal& equal) const {
+        return find_matching_at(*current_, h, equal, itself());
     }
 
-    // find_matching() of a table made with an outside word, given the word: the table itself
+    // find_matching() in a table made with an outside word, given the word: the table itself
     // (`table_of()`) is read only past 16 full probes, where the entry may be in its overflow list.
+    // Inlined into each launch's cached path: run_cached looks its key up in parts, without copying
+    // the words its caller packed (launch_key.hpp says why), and run_configured_cached a key of
+    // constants, which hashes to one.
     template <class Equal, class TableOf>
     WAVEFIT_ALWAYS_INLINE static const Value* find_matching_at(const std::atomic<void*>& word, std::size_t h,
                                                               const Equal& equal, TableOf&& table_of) {
-        const node* n = probe(word.load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
-                              [&] { return table_of().find_past_full_probes(h, equal); });
+        const node* n = find_node_at(word, h, equal, std::forward<TableOf>(table_of));
         return n != nullptr ? &n->value : nullptr;
     }
 
@@ -120,7 +118,7 @@ public:
     // How many slots the current array has (64, doubling up to MaxSlots): for the tests.
     std::size_t slot_count() const {
         std::lock_guard<std::mutex> lock(mutex_);
-        return view(arrays_->word()).mask + 1;
+        return arrays_->view().mask + 1;
     }
 
 private:
@@ -135,6 +133,12 @@ private:
         const Key key;
         Value value{};
         node* next_overflow = nullptr;
+    };
+
+    // An array's slots and mask, as a lookup reads them.
+    struct slots_view {
+        std::atomic<node*>* slots;
+        std::size_t mask;
     };
 
     // An array of slots, owned here and freed with the table; readers see it through current_'s word.
@@ -161,6 +165,7 @@ private:
 
         // What current_ holds for this array.
         void* word() const noexcept { return reinterpret_cast<unsigned char*>(slots) + count_log2; }
+        slots_view view() const noexcept { return {slots, (std::size_t{1} << count_log2) - 1}; }
 
         std::atomic<node*>* const slots;
         const std::size_t count_log2;
@@ -186,11 +191,7 @@ private:
         return a;
     }
 
-    // The slots and mask a word of current_ stands for (null: a word not published yet, no slots).
-    struct slots_view {
-        std::atomic<node*>* slots;
-        std::size_t mask;
-    };
+    // The slots and mask a (published, not null) word of current_ stands for.
     static slots_view view(void* word) noexcept {
         const std::size_t log2 = reinterpret_cast<std::uintptr_t>(word) & (slot_alignment - 1);
         return {reinterpret_cast<std::atomic<node*>*>(static_cast<unsigned char*>(word) - log2),
@@ -201,10 +202,8 @@ private:
     // first empty slot (no entry), or past_full() when every probed slot held another key. The mask and
     // the slots are read once, before the loop (each acquire load would otherwise read them again).
     template <class Equal, class PastFull>
-    WAVEFIT_ALWAYS_INLINE static const node* probe(void* word, std::size_t h, std::memory_order order,
+    WAVEFIT_ALWAYS_INLINE static const node* probe(const slots_view& v, std::size_t h, std::memory_order order,
                                                    const Equal& equal, PastFull&& past_full) {
-        if (word == nullptr) return nullptr;
-        const slots_view v = view(word);
         const std::size_t mask = v.mask;
         const std::atomic<node*>* const slots = v.slots;
         for (std::size_t i = 0; i < probes; ++i) {
@@ -215,12 +214,25 @@ private:
         return past_full();
     }
 
-    // The lock-free lookup, inlined into every launch's. Past 16 full slots the entry, if any, is in
-    // the overflow list, or in an array that replaced the probed one meanwhile.
-    template <class Equal>
-    WAVEFIT_ALWAYS_INLINE const node* find_node(std::size_t h, const Equal& equal) const {
-        return probe(current_->load(std::memory_order_acquire), h, std::memory_order_acquire, equal,
-                     [&] { return find_past_full_probes(h, equal); });
+    // The lock-free lookup in the array `word` stands for, inlined into every launch's. Past 16 full
+    // slots the entry, if any, is in the table's overflow list (`table_of()`), or in an array that
+    // replaced the probed one meanwhile.
+    template <class Equal, class TableOf>
+    WAVEFIT_ALWAYS_INLINE static const node* find_node_at(const std::atomic<void*>& word, std::size_t h,
+                                                          const Equal& equal, TableOf&& table_of) {
+        void* const current = word.load(std::memory_order_acquire);
+        if (current == nullptr) return nullptr;  // an outside word not published yet
+        return probe(view(current), h, std::memory_order_acquire, equal,
+                     [&] { return table_of().find_past_full_probes(h, equal); });
+    }
+
+    // What stands for the stored key `key`: equality.
+    static auto is(const Key& key) noexcept {
+        return [&key](const Key& k) { return k == key; };
+    }
+    // The table for find_node_at where it is this one.
+    auto itself() const noexcept {
+        return [this]() -> const once_table& { return *this; };
     }
 
     template <class Equal>
@@ -232,7 +244,7 @@ private:
     // Under the mutex, against the current array itself (its word may not be published yet).
     template <class Equal>
     const node* find_locked(std::size_t h, const Equal& equal) const {
-        return probe(arrays_->word(), h, std::memory_order_relaxed, equal, [&] {
+        return probe(arrays_->view(), h, std::memory_order_relaxed, equal, [&] {
             for (const node* n = overflow_; n != nullptr; n = n->next_overflow)
                 if (equal(n->key)) return n;
             return static_cast<const node*>(nullptr);
@@ -243,8 +255,8 @@ private:
     // memory places the entry in the array it has, or in the overflow list.
     void publish(node* fresh, std::size_t h) {
         const std::size_t count = count_.load(std::memory_order_relaxed) + 1;
-        slots_view v = view(arrays_->word());
-        if (count * 2 > v.mask + 1 && v.mask + 1 < MaxSlots && grow(v)) v = view(arrays_->word());
+        slots_view v = arrays_->view();
+        if (count * 2 > v.mask + 1 && v.mask + 1 < MaxSlots && grow(v)) v = arrays_->view();
         if (!place(v, fresh, h)) to_overflow(fresh);
         count_.store(count, std::memory_order_relaxed);
     }
@@ -270,7 +282,7 @@ private:
     bool grow(const slots_view& old) noexcept {
         slot_array* bigger = slot_array::make(2 * (old.mask + 1), arrays_);
         if (bigger == nullptr) return false;
-        const slots_view v{bigger->slots, 2 * (old.mask + 1) - 1};
+        const slots_view v = bigger->view();
         for (std::size_t i = 0; i <= old.mask; ++i) {
             node* n = old.slots[i].load(std::memory_order_relaxed);
             if (n != nullptr && !place(v, n, Hash{}(n->key))) to_overflow(n);
