@@ -420,10 +420,11 @@ def option_value(argv, flag):
 def compiler_public_names(root, clang, hip_include=None):
     """The public names in clang's list of declarations, as public_names() spells them; or a string
     that says why there is no list."""
-    headers = sorted(str(h.relative_to(root / "include")) for h in (root / "include" / "wavefit").rglob("*.hpp"))
+    header_paths = sorted((root / "include" / "wavefit").rglob("*.hpp"))
+    headers = [str(h.relative_to(root / "include")) for h in header_paths]
     source = EVERY_HEADER_PRELUDE + "".join(f"#include <{h}>\n" for h in headers if h != "wavefit/compiled.hpp")
     namespaces = set()
-    for header in (root / "include" / "wavefit").rglob("*.hpp"):
+    for header in header_paths:
         for name in NAMESPACE_NAME.findall(without_comments(header.read_text(encoding="utf-8"))):
             namespaces.update(name.split("::"))
     with tempfile.TemporaryDirectory() as scratch:
