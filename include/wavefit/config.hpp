@@ -40,7 +40,8 @@
 #define WAVEFIT_EXCEPTIONS 0
 #endif
 
-// A tiny forwarding template that must leave no function of its own behind (detail::concat).
+// A tiny forwarding template that must leave no function of its own behind (detail::concat), or a
+// piece of the cached launch path that a compiler would otherwise call (launch_call.hpp says why).
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVEFIT_ALWAYS_INLINE __attribute__((always_inline))
 #elif defined(_MSC_VER)

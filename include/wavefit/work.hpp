@@ -183,7 +183,13 @@ public:
     constexpr work block_fixed(const dims& block) const noexcept {
         return with([&block](work& w) {
             w.state_blocks();
-            w.contract.fixed_block = block;
+            // Field by field, not as one struct: GCC copies the 25 bytes of a dims with two overlapping
+            // 16-byte moves, and the launch's key then reads y back across both, a store that cannot
+            // be forwarded (a stall on every launch of a work made at the call site).
+            w.contract.fixed_block.x = block.x;
+            w.contract.fixed_block.y = block.y;
+            w.contract.fixed_block.z = block.z;
+            w.contract.fixed_block.negative = block.negative;
             w.negative = w.negative || block.negative;
         });
     }
