@@ -504,6 +504,11 @@ struct count_scaling {
     // scaling nobody checked is never taken as launchable).
     std::uint64_t grid_limit = 0;
 
+    // The block and shared memory of config_for(); the grid is set per count. Kept as these two, not
+    // as a launch_config: with a grid nobody reads, the head up to here spans a cache line more.
+    dims block{0};
+    std::uint64_t dynamic_shared = 0;
+
     // Little work: the step of a count is count x lanes / small_step (block_for_work's threads per CU).
     static constexpr std::size_t small_steps = 32;
     struct step {
@@ -513,8 +518,7 @@ struct count_scaling {
     };
     std::uint64_t small_step = 0;
     std::uint64_t lanes = 1;
-    bool fixed_shape = false;  // the recipe's block has a shape of its own: every count launches config.block
-    launch_config config{dims{0}, dims{0}};  // the block and shared memory; the grid is set per count
+    bool fixed_shape = false;  // the recipe's block has a shape of its own: every count launches `block`
     step small[small_steps]{};
 
     // The largest count of step i (the last whose count x lanes is below (i + 1) x step), at most `above`.
@@ -524,9 +528,7 @@ struct count_scaling {
     }
 
     constexpr launch_config config_for(std::uint64_t count) const noexcept {
-        launch_config out = config;
-        out.grid = dims{min_u64(ceil_div(count, per_block), cap)};
-        return out;
+        return launch_config{dims{min_u64(ceil_div(count, per_block), cap)}, block, dynamic_shared};
     }
     // The launch of a count at or below `above`, or false where it has none (no work, no step).
     constexpr bool small_config_for(std::uint64_t count, launch_config& out) const noexcept {
@@ -538,8 +540,7 @@ struct count_scaling {
     }
     // The launch of `count` in step `s` (one of `small`).
     constexpr launch_config launch_of_step(const step& s, std::uint64_t count) const noexcept {
-        return launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? config.block : dims{s.threads},
-                             s.dynamic_shared};
+        return launch_config{dims{ceil_div(count, s.per_block)}, fixed_shape ? block : dims{s.threads}, s.dynamic_shared};
     }
     // Whether config_for()'s launch passes the bounds keep_launchable() was given.
     constexpr bool launchable(const launch_config& large) const noexcept {
@@ -551,7 +552,7 @@ struct count_scaling {
     // its largest count is dropped (its counts then take configure() and the full check). Within a step
     // only the grid changes, and a smaller grid is refused only if a larger one is (most_blocks_x).
     constexpr void keep_launchable(const launch_bounds& bounds) noexcept {
-        grid_limit = bounds.most_blocks_x(config.block, config.dynamic_shared);
+        grid_limit = bounds.most_blocks_x(block, dynamic_shared);
         if (small_step == 0) return;
         for (std::size_t i = 0; i < small_steps; ++i) {
             step& s = small[i];
@@ -619,7 +620,8 @@ constexpr count_scaling scaling_of(const device_limits& d, const launch_recipe& 
         s.per_block = max_u64(1, c.threads / lanes);
     }
     const dims block = c.shape.x != 0 ? c.shape : dims{c.threads};
-    s.config = launch_config{dims{0}, block, shared_for(w.options, c.threads)};
+    s.block = block;
+    s.dynamic_shared = shared_for(w.options, c.threads);
     s.fixed_shape = c.shape.x != 0;
     if (w.loops()) {
         grid_clamp why = grid_clamp::none;

@@ -41,20 +41,22 @@ struct kernel_state {
 };
 
 // Everything a launch needs once its key is known. Pointers into the caches stay valid forever. What a
-// cached launch reads comes first, right after the key in the table's node: the bounds and the head of
-// the closed form (a launch after a driver call finds few of these lines still cached, and adjacent
-// lines come in pairs); the recipe, read only when the entry is made, comes last.
+// cached launch reads comes first, right after the key in the table's node, so that a launch after a
+// driver call finds few lines to fetch: the shared memory it may use without the opt-in, then the
+// closed form (a planned launch reads its head and one step, or its configuration); the bounds an
+// explicit configuration is checked against follow. The rest is read when the entry is made or a
+// launch fails.
 struct launch_entry {
+    // The dynamic shared memory a launch may use without the opt-in, and what validating a launch
+    // compares with (from *limits and *kernel): beside the key, so a launch reads neither record.
+    std::uint64_t default_dynamic_shared = 0;
+    count_scaling scaling{};     // planned 1-D work of many items: the recipe's configuration in closed form
+    launch_bounds bounds{};
     int device = -1;
     const void* address = nullptr;  // the kernel
     const device_limits* limits = nullptr;
     kernel_state* kernel = nullptr;
-    // The dynamic shared memory a launch may use without the opt-in, and what validating a launch
-    // compares with (from *limits and *kernel): beside the key, so a launch reads neither record.
-    std::uint64_t default_dynamic_shared = 0;
     bool keep_baseline = true;   // a work that replaces a configuration: no tuning record replaced it
-    launch_bounds bounds{};
-    count_scaling scaling{};     // planned 1-D work of many items: the recipe's configuration in closed form
     launch_recipe recipe{};      // planned work: the block and grid policy (recipe.threads 0: none runs)
 };
 
