@@ -41,6 +41,7 @@ struct alignas(64) counters {
     std::array<std::atomic<int>, device_count> property_calls{};
     std::atomic<int> function_attribute_calls{0};
     std::atomic<int> set_attribute_calls{0};
+    std::atomic<int> name_queries{0};  // hipKernelNameRefByPtr calls
     std::atomic<int> launches{0};
     std::atomic<int> bad_launches{0};          // a launch the fake device would refuse
     std::atomic<int> wrong_arguments{0};       // kernel arguments that did not arrive as passed

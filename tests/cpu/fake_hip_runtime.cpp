@@ -187,6 +187,7 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes* attr, const void* func
 
 const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t stream) {
     (void)stream;
+    fake::count().name_queries.fetch_add(1);
     return fake::name_of(hostFunction);
 }
 

@@ -400,6 +400,23 @@ TEST_CASE("launch results: a default result is not a success, and a failure carr
     }
 }
 
+TEST_CASE("kernel names: launches that go well never ask the runtime for the kernel's name; the first failure asks once",
+          "[runtime][fake-hip]") {
+    fake::current_device = 9;
+    const int before = fake::count().name_queries.load();
+    wavefit::launch(kernel<45>, std::uint64_t{4096}, nullptr, nullptr, 4099);  // the first: its entry is made
+    wavefit::launch(kernel<45>, std::uint64_t{4096}, nullptr, nullptr, 4099);
+    wavefit::launch(kernel<45>, wavefit::launch_config{wavefit::dims{1}, wavefit::dims{256}}, nullptr, nullptr, 4099);
+    CHECK(fake::count().name_queries.load() - before == 0);
+    const wavefit::launch_config too_big{wavefit::dims{1}, wavefit::dims{2048}};
+    for (int i = 0; i < 2; ++i) {
+        const wavefit::launch_result r = wavefit::try_launch(kernel<45>, too_big, nullptr, nullptr, 4099);
+        CHECK(r.status == wavefit::launch_status::rejected);
+        CHECK(r.kernel == "fake(float*, int)");
+    }
+    CHECK(fake::count().name_queries.load() - before == 1);
+}
+
 TEST_CASE("explanations: wavefit.hpp registers the full messages; a program of launch.hpp files gets the short one",
           "[runtime][fake-hip]") {
     fake::current_device = 14;  // Fake MI300X 14: at most 1024 threads per block

@@ -272,16 +272,15 @@ inline error_type stream_device(int& device, stream_type stream) noexcept {
     return current_device(device);
 }
 
-// The kernel's (mangled) name for messages, or nullptr where the runtime cannot say.
-inline const char* kernel_name(const void* kernel, stream_type stream) noexcept {
+// The kernel's (mangled) name for messages, or nullptr where the runtime cannot say. HIP finds it
+// through a stream's device: the null stream, the current device's.
+inline const char* kernel_name(const void* kernel) noexcept {
 #if WAVEFIT_PLATFORM_HIP && !WAVEFIT_PLATFORM_HIP_NVIDIA
-    return hipKernelNameRefByPtr(kernel, stream);
+    return hipKernelNameRefByPtr(kernel, nullptr);
 #elif WAVEFIT_PLATFORM_HIP
     (void)kernel;
-    (void)stream;
     return nullptr;
 #else
-    (void)stream;
 #if CUDART_VERSION >= 12030
     const char* name = nullptr;
     return cudaFuncGetName(&name, kernel) == cudaSuccess ? name : nullptr;

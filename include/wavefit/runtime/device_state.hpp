@@ -35,7 +35,11 @@ namespace detail {
 struct kernel_state {
     kernel_resources resources;
     std::uint64_t register_bound = 0;  // register_bound_threads(device, resources): checked per launch
-    std::string mangled;               // the runtime's name for it (empty where it cannot say): messages, tuning keys
+    int device = -1;
+    const void* address = nullptr;     // the kernel, for its name
+    // The runtime's name for it, asked the first time a message or a tuning record needs it (never on
+    // a launch's path: mangled_name); the runtime owns the text.
+    mutable std::atomic<const char*> runtime_name{nullptr};
     std::atomic<std::uint64_t> dynamic_shared_limit{0};
     std::mutex opt_in_mutex;
 };
@@ -74,11 +78,15 @@ WAVEFIT_FUNC std::string runtime_error_text(backend::error_type e);
 WAVEFIT_FUNC const device_limits* cached_device_limits(int device, query_failure& failure);
 
 // The kernel's state on `device` (whose limits are `limits`), read once; `device` must be current.
-WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, backend::stream_type stream,
-                                               const device_limits& limits, query_failure& failure);
+WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, const device_limits& limits,
+                                               query_failure& failure);
 
 // "NVIDIA H200 (sm_90)": the device's name, read now (a failure path), with its architecture.
 WAVEFIT_FUNC std::string device_display(int device, const device_limits& limits);
+
+// The runtime's (mangled) name for the kernel, asked on first need with its device current; empty where
+// the runtime cannot say. Two threads may both ask at once: the runtime gives both the same name.
+WAVEFIT_FUNC std::string mangled_name(const kernel_state& k);
 
 // The kernel's name for messages: demangled where the platform can, else as the runtime gives it.
 WAVEFIT_FUNC std::string kernel_display(const kernel_state& k);

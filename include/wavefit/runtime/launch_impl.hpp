@@ -184,8 +184,8 @@ constexpr std::uint32_t declared_max_threads(const device_limits& d, const kerne
     return largest_runnable_block(d, registers_only) == k.max_threads_per_block ? 0u : k.max_threads_per_block;
 }
 
-WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, backend::stream_type stream,
-                                               const device_limits& limits, query_failure& failure) {
+WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, const device_limits& limits,
+                                               query_failure& failure) {
     const kernel_state* s = kernel_table().get(kernel_key{device, kernel}, [&](kernel_state& state) {
         std::uint64_t max_dynamic_shared = 0;
         if (const backend::error_type e = backend::read_kernel_resources(state.resources, max_dynamic_shared, kernel);
@@ -195,7 +195,8 @@ WAVEFIT_FUNC kernel_state* cached_kernel_state(int device, const void* kernel, b
         }
         state.resources.max_threads_per_block = declared_max_threads(limits, state.resources);
         state.register_bound = register_bound_threads(limits, state.resources);
-        if (const char* name = backend::kernel_name(kernel, stream)) state.mangled = name;
+        state.device = device;
+        state.address = kernel;
         // The limit as the kernel has it now: the default, or what the program raised it to before
         // wavefit saw the kernel; wavefit only ever raises it.
         const std::uint64_t by_default = default_dynamic_shared(limits, state.resources);
@@ -218,18 +219,37 @@ WAVEFIT_FUNC std::string device_display(int device, const device_limits& limits)
     return to_string(named);
 }
 
+WAVEFIT_FUNC std::string mangled_name(const kernel_state& k) {
+    const char* name = k.runtime_name.load(std::memory_order_acquire);
+    if (name == nullptr) {
+        // HIP looks the name up on the current device (backend::kernel_name): the kernel's own
+        // device is made current for the question.
+        int current = -1;
+        const bool known = backend::current_device(current) == backend::success;
+        const backend::device_guard on_device(k.device, current, known && current != k.device);
+        name = on_device.error() == backend::success ? backend::kernel_name(k.address) : nullptr;
+        if (name == nullptr) {
+            (void)backend::take_last_error();
+            return {};
+        }
+        k.runtime_name.store(name, std::memory_order_release);
+    }
+    return name;
+}
+
 WAVEFIT_FUNC std::string kernel_display(const kernel_state& k) {
-    if (k.mangled.empty()) return "an unnamed kernel";
+    std::string mangled = mangled_name(k);
+    if (mangled.empty()) return "an unnamed kernel";
 #if defined(WAVEFIT_HAS_DEMANGLER)
     int status = 0;
-    char* text = __cxxabiv1::__cxa_demangle(k.mangled.c_str(), nullptr, nullptr, &status);
+    char* text = __cxxabiv1::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
     if (status == 0 && text != nullptr) {
         std::string out(text);
         std::free(text);
         return out;
     }
 #endif
-    return k.mangled;
+    return mangled;
 }
 
 // The count query, the first time a launch needs it: two threads at once may both ask (the same answer).
@@ -396,7 +416,7 @@ inline bool fill_entry(launch_entry& entry, const launch_device& where, const vo
         failure = {on_device.error(), "making the stream's device current"};
         return false;
     }
-    entry.kernel = cached_kernel_state(where.device, kernel, stream, *entry.limits, failure);
+    entry.kernel = cached_kernel_state(where.device, kernel, *entry.limits, failure);
     if (entry.kernel == nullptr) return false;
     entry.bounds = launch_bounds::of(*entry.limits, entry.kernel->resources, entry.kernel->register_bound);
     entry.default_dynamic_shared = default_dynamic_shared(*entry.limits, entry.kernel->resources);

@@ -23,6 +23,7 @@
 #include <mutex>       // the database
 #include <string>      // records, messages
 #include <thread>      // waiting for the lock file; a unique temporary name
+#include <utility>     // std::move
 #include <vector>      // timings
 
 #include "../config.hpp"
@@ -215,7 +216,8 @@ private:
 
 // The key of a planned launch's record: the device, the runtime, the kernel and the work.
 inline bool tuning_key_for(const launch_entry& e, const work& w, tuning_key& key) {
-    if (e.kernel->mangled.empty()) return false;  // no stable name: nothing to key a record by
+    std::string kernel = mangled_name(*e.kernel);
+    if (kernel.empty()) return false;  // no stable name: nothing to key a record by
     std::string name, arch;
     if (backend::read_names(name, arch, e.device) != backend::success) {
         (void)backend::take_last_error();
@@ -225,7 +227,7 @@ inline bool tuning_key_for(const launch_entry& e, const work& w, tuning_key& key
     key.device_arch = arch;
     key.compute_units = e.limits->compute_units;
     key.runtime = backend::runtime_version_text();
-    key.kernel = e.kernel->mangled;
+    key.kernel = std::move(kernel);
     key.resources = e.kernel->resources;
     key.describe_work(w);
     return true;
