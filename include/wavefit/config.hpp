@@ -40,14 +40,18 @@
 #define WAVEFIT_EXCEPTIONS 0
 #endif
 
-// A tiny forwarding template that must leave no function of its own behind (detail::concat), or a
-// piece of the cached launch path that a compiler would otherwise call (launch_call.hpp says why).
+// A tiny forwarding template that must leave no function of its own behind (detail::concat).
+// WAVEFIT_ALWAYS_INLINE_LAMBDA goes after a lambda's parameters: a piece of the cached launch path
+// that a compiler would otherwise call (launch_call.hpp says why); MSVC takes no attribute there.
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVEFIT_ALWAYS_INLINE __attribute__((always_inline))
+#define WAVEFIT_ALWAYS_INLINE_LAMBDA __attribute__((always_inline))
 #elif defined(_MSC_VER)
 #define WAVEFIT_ALWAYS_INLINE __forceinline
+#define WAVEFIT_ALWAYS_INLINE_LAMBDA
 #else
 #define WAVEFIT_ALWAYS_INLINE
+#define WAVEFIT_ALWAYS_INLINE_LAMBDA
 #endif
 
 // A function of the failure path (messages, rejections): never inlined, and compiled for size, since

@@ -97,7 +97,7 @@ void launch(void (*kernel)(Params...), const work& w, detail::backend::stream_ty
     const void* address = detail::kernel_address(kernel);
     const detail::launch_key work_words = detail::work_key(w);  // constants where `w` is made here of constants
     detail::with_packed_arguments<void, Params...>(
-        [&](void** packed) WAVEFIT_ALWAYS_INLINE {  // with the copy below, GCC -O2 would call it
+        [&](void** packed) WAVEFIT_ALWAYS_INLINE_LAMBDA {  // with the copy below, GCC -O2 would call it
             // A negative work and one that replaces a configuration take the whole path at once.
             const launch_status quiet =
                 w.negative || w.has_baseline
