@@ -8,6 +8,7 @@
 #include <string_view>  // to_string(vendor_kind)
 
 #include "config.hpp"
+#include "detail/enum_names.hpp"
 #include "detail/short_name.hpp"
 #include "dims.hpp"
 
@@ -67,7 +68,8 @@ struct device_limits {
 
 // "amd" or "nvidia".
 constexpr std::string_view to_string(device_limits::vendor_kind v) noexcept {
-    return v == device_limits::vendor_kind::amd ? "amd" : "nvidia";
+    constexpr std::string_view names[] = {"amd", "nvidia"};
+    return detail::enum_name(names, v);
 }
 
 // "MI300X (gfx942)": how messages name a device.

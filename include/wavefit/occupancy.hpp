@@ -12,6 +12,7 @@
 
 #include "config.hpp"
 #include "detail/arithmetic.hpp"
+#include "detail/enum_names.hpp"
 #include "device_limits.hpp"
 #include "kernel_resources.hpp"
 
@@ -50,16 +51,8 @@ struct occupancy_report {
 };
 
 constexpr std::string_view to_string(occupancy_report::limiter l) noexcept {
-    using limiter = occupancy_report::limiter;
-    switch (l) {
-        case limiter::waves: return "waves";
-        case limiter::blocks: return "blocks";
-        case limiter::registers: return "registers";
-        case limiter::scalar_registers: return "scalar_registers";
-        case limiter::shared_memory: return "shared_memory";
-        case limiter::block_size: return "block_size";
-    }
-    return "unknown";
+    constexpr std::string_view names[] = {"waves", "blocks", "registers", "scalar_registers", "shared_memory", "block_size"};
+    return detail::enum_name(names, l);
 }
 
 namespace detail {

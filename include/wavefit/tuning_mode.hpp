@@ -8,6 +8,7 @@
 
 #include "config.hpp"
 #include "detail/ascii.hpp"
+#include "detail/enum_names.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
 
@@ -19,7 +20,8 @@ enum class tuning_mode : std::uint8_t {
 };
 
 constexpr std::string_view to_string(tuning_mode m) noexcept {
-    return m == tuning_mode::off ? "off" : m == tuning_mode::use ? "use" : "tune";
+    constexpr std::string_view names[] = {"off", "use", "tune"};
+    return detail::enum_name(names, m);
 }
 
 namespace detail {

@@ -371,7 +371,6 @@ inline std::string record_problem(const device_limits& d, const kernel_resources
 // ------------------------------------------------------------------------------------- JSON lines
 
 inline std::string json_escaped(std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     for (const char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
@@ -380,8 +379,7 @@ inline std::string json_escaped(std::string_view s) {
             out += ch;
         } else if (c < 0x20) {
             out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
+            detail::append_hex_byte(out, c);
         } else {
             out += ch;
         }

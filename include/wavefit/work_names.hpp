@@ -7,22 +7,23 @@
 #include <string_view>  // names
 
 #include "config.hpp"
+#include "detail/enum_names.hpp"
 #include "work.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
 constexpr std::string_view to_string(grid_policy g) noexcept {
-    return g == grid_policy::cover ? "cover" : g == grid_policy::saturate ? "saturate" : "coarsen";
+    constexpr std::string_view names[] = {"cover", "saturate", "coarsen"};
+    return detail::enum_name(names, g);
 }
 
 constexpr std::string_view to_string(work::work_kind k) noexcept {
-    using work_kind = work::work_kind;
-    return k == work_kind::elements    ? "elements"
-           : k == work_kind::extent    ? "extent"
-           : k == work_kind::per_block ? "per_block"
-                                       : "per_wave";
+    constexpr std::string_view names[] = {"elements", "extent", "per_block", "per_wave"};
+    return detail::enum_name(names, k);
 }
+
 constexpr std::string_view to_string(work::coverage c) noexcept {
-    return c == work::coverage::one_pass ? "one_pass" : "kernel_loops";
+    constexpr std::string_view names[] = {"one_pass", "kernel_loops"};
+    return detail::enum_name(names, c);
 }
 
 WAVEFIT_END_NAMESPACE

@@ -35,6 +35,16 @@ constexpr int hex_digit_value(char c) noexcept {
     return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
 }
 
+// Appends a byte as two hex digits ("0a", or "0A" with `upper`): the one spelling of a byte that JSON
+// escapes (\u00XX), percent-encoded paths and messages ("byte 0x1f") share. A template so that this
+// header stays free of <string>: `Text` is any string with `+= char`.
+template <class Text>
+void append_hex_byte(Text& out, unsigned char byte, bool upper = false) {
+    const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    out += digits[byte >> 4];
+    out += digits[byte & 0xf];
+}
+
 constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)

@@ -32,6 +32,8 @@
 #endif
 
 #include "../config.hpp"
+#include "ascii.hpp"
+#include "enum_names.hpp"
 #include "utf8.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
@@ -188,9 +190,9 @@ private:
     static std::string describe_byte(int c) {
         if (c == end_of_bytes) return "end of input";
         if (c >= 0x21 && c < 0x7f && c != '\'') return std::string("'") + static_cast<char>(c) + "'";
-        static constexpr char hex[] = "0123456789abcdef";
-        const auto b = static_cast<unsigned>(c);
-        return std::string("byte 0x") + hex[(b >> 4) & 0xf] + hex[b & 0xf];
+        std::string text = "byte 0x";
+        append_hex_byte(text, static_cast<unsigned char>(c));
+        return text;
     }
     json_token fail_at(std::uint64_t at, const std::string& what) {
         if (token_ != json_token::error) {
@@ -686,15 +688,8 @@ enum class json_type : std::uint8_t { null, boolean, number, string, array, obje
 
 // "a string", "an object": for messages such as "expected a number, got a string".
 constexpr std::string_view to_string(json_type t) noexcept {
-    switch (t) {
-        case json_type::null: return "null";
-        case json_type::boolean: return "a boolean";
-        case json_type::number: return "a number";
-        case json_type::string: return "a string";
-        case json_type::array: return "an array";
-        case json_type::object: return "an object";
-    }
-    return "a value";
+    constexpr std::string_view names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
+    return enum_name(names, t, "a value");
 }
 
 // One value of a parsed document. Every accessor is total: a wrong type gives an empty optional, a

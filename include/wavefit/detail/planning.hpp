@@ -21,6 +21,7 @@
 #include "../work.hpp"
 #include "../work_names.hpp"  // to_string of the work's kinds, for the recipe's and the plan's words
 #include "arithmetic.hpp"
+#include "enum_names.hpp"
 #include "launch_rules.hpp"
 
 WAVEFIT_BEGIN_NAMESPACE
@@ -79,32 +80,17 @@ struct launch_plan {
 };
 
 constexpr std::string_view to_string(launch_plan::block_rule r) noexcept {
-    using block_rule = launch_plan::block_rule;
-    switch (r) {
-        case block_rule::best_occupancy: return "best_occupancy";
-        case block_rule::best_occupancy_below_min: return "best_occupancy_below_min";
-        case block_rule::spread_small_work: return "spread_small_work";
-        case block_rule::kernel_bound_below_wave: return "kernel_bound_below_wave";
-        case block_rule::tuned: return "tuned";
-        case block_rule::fixed_by_contract: return "fixed_by_contract";
-        case block_rule::long_units: return "long_units";
-        case block_rule::few_units: return "few_units";
-        case block_rule::baseline: return "baseline";
-    }
-    return "unknown";
+    constexpr std::string_view names[] = {
+        "best_occupancy", "best_occupancy_below_min", "spread_small_work", "kernel_bound_below_wave",
+        "tuned",          "fixed_by_contract",        "long_units",        "few_units",
+        "baseline"};
+    return detail::enum_name(names, r);
 }
 
 constexpr std::string_view to_string(launch_plan::grid_clamp c) noexcept {
-    using grid_clamp = launch_plan::grid_clamp;
-    switch (c) {
-        case grid_clamp::none: return "none";
-        case grid_clamp::device_grid_limit: return "device_grid_limit";
-        case grid_clamp::dispatch_work_item_limit: return "dispatch_work_item_limit";
-        case grid_clamp::saturated: return "saturated";
-        case grid_clamp::coarsened: return "coarsened";
-        case grid_clamp::saturated_short_units: return "saturated_short_units";
-    }
-    return "unknown";
+    constexpr std::string_view names[] = {"none",      "device_grid_limit", "dispatch_work_item_limit",
+                                          "saturated", "coarsened",         "saturated_short_units"};
+    return detail::enum_name(names, c);
 }
 
 namespace detail {

@@ -12,6 +12,7 @@
 #include <string_view>  // to_string(launch_status)
 
 #include "../config.hpp"
+#include "../detail/enum_names.hpp"
 #include "../diagnostic.hpp"
 #include "../launch_config.hpp"
 #include "launch_status.hpp"
@@ -19,14 +20,8 @@
 WAVEFIT_BEGIN_NAMESPACE
 
 constexpr std::string_view to_string(launch_status s) noexcept {
-    switch (s) {
-        case launch_status::not_attempted: return "not_attempted";
-        case launch_status::launched: return "launched";
-        case launch_status::nothing_to_launch: return "nothing_to_launch";
-        case launch_status::rejected: return "rejected";
-        case launch_status::runtime_failed: return "runtime_failed";
-    }
-    return "unknown";
+    constexpr std::string_view names[] = {"not_attempted", "launched", "nothing_to_launch", "rejected", "runtime_failed"};
+    return detail::enum_name(names, s);
 }
 
 struct launch_result {
