@@ -88,14 +88,19 @@ inline error_t synchronize() { return WAVEFIT_RUNTIME_API(DeviceSynchronize)(); 
 inline error_t memory_info(std::size_t& free, std::size_t& total) { return WAVEFIT_RUNTIME_API(MemGetInfo)(&free, &total); }
 
 inline std::string device_name(int device) {
-#if WAVEFIT_PLATFORM_HIP
-    hipDeviceProp_t p{};
-    return hipGetDeviceProperties(&p, device) == hipSuccess ? std::string(p.name) : std::string();
-#else
-    cudaDeviceProp p{};
-    return cudaGetDeviceProperties(&p, device) == cudaSuccess ? std::string(p.name) : std::string();
-#endif
+    std::string name;
+    return wavefit::detail::backend::read_device_name(name, device) == success ? name : std::string();
 }
+
+// The runtime's properties struct, and one attribute by its name in each runtime (the other's name is
+// never compiled).
+#if WAVEFIT_PLATFORM_HIP
+using device_properties = hipDeviceProp_t;
+#define GPU_ATTRIBUTE(hip, cuda) hip
+#else
+using device_properties = cudaDeviceProp;
+#define GPU_ATTRIBUTE(hip, cuda) cuda
+#endif
 
 // What a run measured on, for benchmark contexts and reports.
 struct device_facts {
@@ -126,39 +131,20 @@ inline device_facts read_device_facts() {
         (void)take_last_error();
         return value;
     };
-#if WAVEFIT_PLATFORM_HIP
-    hipDeviceProp_t p{};
-    check(hipGetDeviceProperties(&p, f.device), "reading the device properties");
+    device_properties p{};
+    check(WAVEFIT_RUNTIME_API(GetDeviceProperties)(&p, f.device), "reading the device properties");
     f.name = p.name;
-#if WAVEFIT_PLATFORM_HIP_NVIDIA
-    f.arch = "sm_" + std::to_string(p.major) + std::to_string(p.minor);
-#else
-    f.arch = p.gcnArchName;
-#endif
     f.global_memory_bytes = p.totalGlobalMem;
-    f.compute_units = attribute(hipDeviceAttributeMultiprocessorCount);
-    f.wave_size = attribute(hipDeviceAttributeWarpSize);
-    f.memory_clock_khz = attribute(hipDeviceAttributeMemoryClockRate);
-    f.memory_bus_width_bits = attribute(hipDeviceAttributeMemoryBusWidth);
-    f.l2_bytes = attribute(hipDeviceAttributeL2CacheSize);
-    f.max_threads_per_cu = attribute(hipDeviceAttributeMaxThreadsPerMultiProcessor);
-    (void)hipRuntimeGetVersion(&f.runtime_version);
-    (void)hipDriverGetVersion(&f.driver_version);
-#else
-    cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, f.device), "reading the device properties");
-    f.name = p.name;
-    f.arch = "sm_" + std::to_string(p.major) + std::to_string(p.minor);
-    f.global_memory_bytes = p.totalGlobalMem;
-    f.compute_units = attribute(cudaDevAttrMultiProcessorCount);
-    f.wave_size = attribute(cudaDevAttrWarpSize);
-    f.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
-    f.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
-    f.l2_bytes = attribute(cudaDevAttrL2CacheSize);
-    f.max_threads_per_cu = attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
-    (void)cudaRuntimeGetVersion(&f.runtime_version);
-    (void)cudaDriverGetVersion(&f.driver_version);
-#endif
+    check(wavefit::detail::backend::read_arch(f.arch, f.device), "reading the device's ISA");
+    f.compute_units = attribute(GPU_ATTRIBUTE(hipDeviceAttributeMultiprocessorCount, cudaDevAttrMultiProcessorCount));
+    f.wave_size = attribute(GPU_ATTRIBUTE(hipDeviceAttributeWarpSize, cudaDevAttrWarpSize));
+    f.memory_clock_khz = attribute(GPU_ATTRIBUTE(hipDeviceAttributeMemoryClockRate, cudaDevAttrMemoryClockRate));
+    f.memory_bus_width_bits = attribute(GPU_ATTRIBUTE(hipDeviceAttributeMemoryBusWidth, cudaDevAttrGlobalMemoryBusWidth));
+    f.l2_bytes = attribute(GPU_ATTRIBUTE(hipDeviceAttributeL2CacheSize, cudaDevAttrL2CacheSize));
+    f.max_threads_per_cu =
+        attribute(GPU_ATTRIBUTE(hipDeviceAttributeMaxThreadsPerMultiProcessor, cudaDevAttrMaxThreadsPerMultiProcessor));
+    (void)WAVEFIT_RUNTIME_API(RuntimeGetVersion)(&f.runtime_version);
+    (void)WAVEFIT_RUNTIME_API(DriverGetVersion)(&f.driver_version);
     return f;
 }
 

@@ -78,69 +78,66 @@ inline error_type device_count(int& count) noexcept { return WAVEFIT_RUNTIME_API
 // reported a second time by the user's next error check.
 inline error_type take_last_error() noexcept { return WAVEFIT_RUNTIME_API(GetLastError)(); }
 
+// device_attribute and the runtime's own attribute, one row each: wavefit's name, HIP's, CUDA's. The
+// column of the other runtime is never compiled, so its names need not exist.
+// clang-format off
+#define WAVEFIT_RUNTIME_ATTRIBUTES(row)                                                                                 \
+    row(warp_size, hipDeviceAttributeWarpSize, cudaDevAttrWarpSize)                                                     \
+    row(max_threads_per_block, hipDeviceAttributeMaxThreadsPerBlock, cudaDevAttrMaxThreadsPerBlock)                     \
+    row(max_block_dim_x, hipDeviceAttributeMaxBlockDimX, cudaDevAttrMaxBlockDimX)                                       \
+    row(max_block_dim_y, hipDeviceAttributeMaxBlockDimY, cudaDevAttrMaxBlockDimY)                                       \
+    row(max_block_dim_z, hipDeviceAttributeMaxBlockDimZ, cudaDevAttrMaxBlockDimZ)                                       \
+    row(max_grid_dim_x, hipDeviceAttributeMaxGridDimX, cudaDevAttrMaxGridDimX)                                          \
+    row(max_grid_dim_y, hipDeviceAttributeMaxGridDimY, cudaDevAttrMaxGridDimY)                                          \
+    row(max_grid_dim_z, hipDeviceAttributeMaxGridDimZ, cudaDevAttrMaxGridDimZ)                                          \
+    row(multiprocessor_count, hipDeviceAttributeMultiprocessorCount, cudaDevAttrMultiProcessorCount)                    \
+    row(max_shared_memory_per_block, hipDeviceAttributeMaxSharedMemoryPerBlock, cudaDevAttrMaxSharedMemoryPerBlock)     \
+    row(max_shared_memory_per_block_optin, hipDeviceAttributeSharedMemPerBlockOptin,                                    \
+        cudaDevAttrMaxSharedMemoryPerBlockOptin)                                                                        \
+    row(max_shared_memory_per_multiprocessor, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,                       \
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor)                                                                    \
+    row(reserved_shared_memory_per_block, hipDeviceAttributeReservedSharedMemPerBlock,                                  \
+        cudaDevAttrReservedSharedMemoryPerBlock)                                                                        \
+    row(max_threads_per_multiprocessor, hipDeviceAttributeMaxThreadsPerMultiProcessor,                                  \
+        cudaDevAttrMaxThreadsPerMultiProcessor)                                                                         \
+    row(max_blocks_per_multiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor,                                    \
+        cudaDevAttrMaxBlocksPerMultiprocessor)                                                                          \
+    row(max_registers_per_block, hipDeviceAttributeMaxRegistersPerBlock, cudaDevAttrMaxRegistersPerBlock)               \
+    row(max_registers_per_multiprocessor, hipDeviceAttributeMaxRegistersPerMultiprocessor,                              \
+        cudaDevAttrMaxRegistersPerMultiprocessor)
+#if WAVEFIT_PLATFORM_HIP
+using runtime_attribute_type = hipDeviceAttribute_t;
+#define WAVEFIT_RUNTIME_ATTRIBUTE_CASE(name, hip, cuda) \
+    case device_attribute::name: return hip;
+#else
+using runtime_attribute_type = cudaDeviceAttr;
+#define WAVEFIT_RUNTIME_ATTRIBUTE_CASE(name, hip, cuda) \
+    case device_attribute::name: return cuda;
+#endif
+
+// clang-format on
+
+constexpr runtime_attribute_type runtime_attribute(device_attribute a) noexcept {
+    switch (a) { WAVEFIT_RUNTIME_ATTRIBUTES(WAVEFIT_RUNTIME_ATTRIBUTE_CASE) }
+    return runtime_attribute_type{};  // not reached: the switch names every attribute
+}
+#undef WAVEFIT_RUNTIME_ATTRIBUTE_CASE
+#undef WAVEFIT_RUNTIME_ATTRIBUTES
+
 // One attribute, read with hip/cudaDeviceGetAttribute (cheap, stable across runtime versions,
 // unlike the properties struct whose layout changed in ROCm 6).
 inline error_type read_attribute(int& value, device_attribute a, int device) noexcept {
-#if WAVEFIT_PLATFORM_HIP
-    hipDeviceAttribute_t attr = hipDeviceAttributeWarpSize;
-    switch (a) {
-        case device_attribute::warp_size: attr = hipDeviceAttributeWarpSize; break;
-        case device_attribute::max_threads_per_block: attr = hipDeviceAttributeMaxThreadsPerBlock; break;
-        case device_attribute::max_block_dim_x: attr = hipDeviceAttributeMaxBlockDimX; break;
-        case device_attribute::max_block_dim_y: attr = hipDeviceAttributeMaxBlockDimY; break;
-        case device_attribute::max_block_dim_z: attr = hipDeviceAttributeMaxBlockDimZ; break;
-        case device_attribute::max_grid_dim_x: attr = hipDeviceAttributeMaxGridDimX; break;
-        case device_attribute::max_grid_dim_y: attr = hipDeviceAttributeMaxGridDimY; break;
-        case device_attribute::max_grid_dim_z: attr = hipDeviceAttributeMaxGridDimZ; break;
-        case device_attribute::multiprocessor_count: attr = hipDeviceAttributeMultiprocessorCount; break;
-        case device_attribute::max_shared_memory_per_block: attr = hipDeviceAttributeMaxSharedMemoryPerBlock; break;
-        case device_attribute::max_shared_memory_per_block_optin: attr = hipDeviceAttributeSharedMemPerBlockOptin; break;
-        case device_attribute::max_shared_memory_per_multiprocessor:
-            attr = hipDeviceAttributeMaxSharedMemoryPerMultiprocessor;
-            break;
-        case device_attribute::reserved_shared_memory_per_block: attr = hipDeviceAttributeReservedSharedMemPerBlock; break;
-        case device_attribute::max_threads_per_multiprocessor: attr = hipDeviceAttributeMaxThreadsPerMultiProcessor; break;
-        case device_attribute::max_blocks_per_multiprocessor: attr = hipDeviceAttributeMaxBlocksPerMultiProcessor; break;
-        case device_attribute::max_registers_per_block: attr = hipDeviceAttributeMaxRegistersPerBlock; break;
-        case device_attribute::max_registers_per_multiprocessor:
-            attr = hipDeviceAttributeMaxRegistersPerMultiprocessor;
-            break;
-    }
     value = 0;
-    const error_type e = hipDeviceGetAttribute(&value, attr, device);
+    const error_type e = WAVEFIT_RUNTIME_API(DeviceGetAttribute)(&value, runtime_attribute(a), device);
+#if WAVEFIT_PLATFORM_HIP
     // Attributes HIP marks "CUDA only" may be unsupported on AMD: absent, not an error for wavefit.
     if (e == hipErrorInvalidValue || e == hipErrorNotSupported) {
         (void)hipGetLastError();
         value = 0;
         return hipSuccess;
     }
-    return e;
-#else
-    cudaDeviceAttr attr = cudaDevAttrWarpSize;
-    switch (a) {
-        case device_attribute::warp_size: attr = cudaDevAttrWarpSize; break;
-        case device_attribute::max_threads_per_block: attr = cudaDevAttrMaxThreadsPerBlock; break;
-        case device_attribute::max_block_dim_x: attr = cudaDevAttrMaxBlockDimX; break;
-        case device_attribute::max_block_dim_y: attr = cudaDevAttrMaxBlockDimY; break;
-        case device_attribute::max_block_dim_z: attr = cudaDevAttrMaxBlockDimZ; break;
-        case device_attribute::max_grid_dim_x: attr = cudaDevAttrMaxGridDimX; break;
-        case device_attribute::max_grid_dim_y: attr = cudaDevAttrMaxGridDimY; break;
-        case device_attribute::max_grid_dim_z: attr = cudaDevAttrMaxGridDimZ; break;
-        case device_attribute::multiprocessor_count: attr = cudaDevAttrMultiProcessorCount; break;
-        case device_attribute::max_shared_memory_per_block: attr = cudaDevAttrMaxSharedMemoryPerBlock; break;
-        case device_attribute::max_shared_memory_per_block_optin: attr = cudaDevAttrMaxSharedMemoryPerBlockOptin; break;
-        case device_attribute::max_shared_memory_per_multiprocessor:
-            attr = cudaDevAttrMaxSharedMemoryPerMultiprocessor;
-            break;
-        case device_attribute::reserved_shared_memory_per_block: attr = cudaDevAttrReservedSharedMemoryPerBlock; break;
-        case device_attribute::max_threads_per_multiprocessor: attr = cudaDevAttrMaxThreadsPerMultiProcessor; break;
-        case device_attribute::max_blocks_per_multiprocessor: attr = cudaDevAttrMaxBlocksPerMultiprocessor; break;
-        case device_attribute::max_registers_per_block: attr = cudaDevAttrMaxRegistersPerBlock; break;
-        case device_attribute::max_registers_per_multiprocessor: attr = cudaDevAttrMaxRegistersPerMultiprocessor; break;
-    }
-    value = 0;
-    return cudaDeviceGetAttribute(&value, attr, device);
 #endif
+    return e;
 }
 
 // The device's ISA name ("gfx942:sramecc+:xnack-", "sm_90"), which decides its register and
