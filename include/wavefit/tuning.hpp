@@ -15,12 +15,7 @@
 
 #if WAVEFIT_HAS_RUNTIME
 #include "runtime/cache_flush_reader.hpp"  // a GPU-compiled file registers the tuner's reading flush
-#include "runtime/tuning_api.hpp"
-// The tuner itself: in the host pass of a header-only build; the compiled library holds it with
-// WAVEFIT_SEPARATE_COMPILATION (there WAVEFIT_TUNING works in every program that links the library).
-#if WAVEFIT_DEFINES_FUNCS
-#include "runtime/tuner.hpp"
-#endif
+#include "runtime/tuning_api.hpp"  // and, header-only, the tuner itself
 #endif
 
 #endif  // WAVEFIT_HAS_CXX17

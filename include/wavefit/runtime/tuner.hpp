@@ -11,6 +11,10 @@
 // compiled in every host pass that includes <wavefit/tuning.hpp> (header-only), or once in the
 // compiled library (WAVEFIT_SEPARATE_COMPILATION, where the library holds the tuner).
 #pragma once
+// Also a classic guard: tuner.hpp and tuning_api.hpp include each other, and #pragma once does not
+// hold for the main file (clang-tidy analyses each header as its own translation unit).
+#ifndef WAVEFIT_RUNTIME_TUNER_HPP
+#define WAVEFIT_RUNTIME_TUNER_HPP
 
 #include <algorithm>   // std::sort, std::clamp
 #include <chrono>      // tuning wall time, lock waits
@@ -726,3 +730,5 @@ WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept { tuning_state::get().set
 }  // namespace detail
 
 WAVEFIT_END_NAMESPACE
+
+#endif  // WAVEFIT_RUNTIME_TUNER_HPP

@@ -4,6 +4,10 @@
 // a header-only build compiles, and which the compiled library holds with WAVEFIT_SEPARATE_COMPILATION;
 // a device pass never needs them.
 #pragma once
+// Also a classic guard: tuning_api.hpp and tuner.hpp include each other, and #pragma once does not hold
+// for the main file (clang-tidy analyses each header as its own translation unit).
+#ifndef WAVEFIT_RUNTIME_TUNING_API_HPP
+#define WAVEFIT_RUNTIME_TUNING_API_HPP
 
 #include <cstdint>  // counts
 #include <string>   // the message, the file's path
@@ -96,3 +100,12 @@ WAVEFIT_FUNC void set_tuning_verbose(bool on) noexcept;
 }  // namespace detail
 
 WAVEFIT_END_NAMESPACE
+
+// Header-only: the tuner, in the host pass only (a device pass compiles no host function). The
+// compiled library holds it with WAVEFIT_SEPARATE_COMPILATION (compiled.hpp), and there
+// WAVEFIT_TUNING works in every program that links the library.
+#if WAVEFIT_DEFINES_FUNCS
+#include "tuner.hpp"
+#endif
+
+#endif  // WAVEFIT_RUNTIME_TUNING_API_HPP
