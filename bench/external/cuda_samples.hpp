@@ -116,26 +116,21 @@ inline suite_case samples_vector_add_case(int n) {
     auto a = make_array<float>(n);
     auto b = make_array<float>(n);
     auto out = make_array<float>(n);
-    suite_case c;
-    c.project = "cudasamples";
-    c.kernel = "vectorAdd";
-    c.size = count_name(n);
-    c.source = std::string(cuda_samples_tag) + " Samples/0_Introduction/vectorAdd/vectorAdd.cu: vectorAdd";
-    c.shape = "guarded elementwise";
+    suite_case c = suite_case::from(
+        "cudasamples", "vectorAdd", count_name(n),
+        std::string(cuda_samples_tag) + " Samples/0_Introduction/vectorAdd/vectorAdd.cu: vectorAdd", "guarded elementwise");
     c.bytes = 12.0 * n;
     c.original = config_1d(ceil_div(n, 256), 256);
     c.outputs = {{"C", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(a->data(), n, {101, 0.0, 1.0}, s);
         fill(b->data(), n, {102, 0.0, 1.0}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    });
     auto args = [=] {
         return std::make_tuple(static_cast<const float*>(a->data()), static_cast<const float*>(b->data()), out->data(), n);
     };
-    add_original(c, samples_vector_add, args);
-    add_all_ports(c, samples_vector_add, samples_vector_add_gs, wavefit::work::elements(n).block_powers_of_two(), args, args,
-                  "work::elements(numElements).block_powers_of_two()");
+    add_original_and_ports(c, samples_vector_add, samples_vector_add_gs, wavefit::work::elements(n).block_powers_of_two(),
+                           args, "work::elements(numElements).block_powers_of_two()");
     c.keep = {a, b, out};
     return c;
 }
@@ -147,22 +142,19 @@ inline suite_case samples_scalar_prod_case(int vectorN, int elementN) {
     auto a = make_array<float>(n);
     auto b = make_array<float>(n);
     auto out = make_array<float>(vectorN);
-    suite_case c;
-    c.project = "cudasamples";
-    c.kernel = "scalarProd";
-    c.size = std::to_string(vectorN) + "x" + std::to_string(elementN);
-    c.source = std::string(cuda_samples_tag) +
-               " Samples/2_Concepts_and_Techniques/scalarProd/scalarProd_kernel.cuh: scalarProdGPU, launched by "
-               "scalarProd.cu";
-    c.shape = "block per vector pair (its own loop), a fixed shared array of 1024 accumulators, power-of-two tree";
+    suite_case c = suite_case::from(
+        "cudasamples", "scalarProd", std::to_string(vectorN) + "x" + std::to_string(elementN),
+        std::string(cuda_samples_tag) +
+            " Samples/2_Concepts_and_Techniques/scalarProd/scalarProd_kernel.cuh: scalarProdGPU, launched by "
+            "scalarProd.cu",
+        "block per vector pair (its own loop), a fixed shared array of 1024 accumulators, power-of-two tree");
     c.bytes = 8.0 * double(n) + 4.0 * vectorN;
     c.original = config_1d(128, 256);
     c.outputs = {{"d_C", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(a->data(), n, {111, 0.0, 1.0}, s);
         fill(b->data(), n, {112, 0.0, 1.0}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    });
     auto args = [=] { return std::make_tuple(out->data(), a->data(), b->data(), vectorN, elementN); };
     c.variants.push_back(original_variant("original", samples_scalar_prod, c.original, args));
     // The kernel loops over vectors, so a grid one block short still covers them: the control skips
@@ -184,34 +176,29 @@ inline suite_case samples_black_scholes_case(int optN) {
     auto X = make_array<float>(optN);
     auto T = make_array<float>(optN);
     const float riskfree = 0.02f, volatility = 0.30f;
-    suite_case c;
-    c.project = "cudasamples";
-    c.kernel = "BlackScholes";
-    c.size = std::to_string(optN);
-    c.source = std::string(cuda_samples_tag) +
-               " Samples/5_Domain_Specific/BlackScholes/BlackScholes_kernel.cuh: BlackScholesGPU, launched by "
-               "BlackScholes.cu";
-    c.shape = "guarded elementwise, two options per thread, __launch_bounds__(128)";
+    suite_case c =
+        suite_case::from("cudasamples", "BlackScholes", std::to_string(optN),
+                         std::string(cuda_samples_tag) +
+                             " Samples/5_Domain_Specific/BlackScholes/BlackScholes_kernel.cuh: BlackScholesGPU, launched by "
+                             "BlackScholes.cu",
+                         "guarded elementwise, two options per thread, __launch_bounds__(128)");
     c.bytes = 20.0 * optN;
     c.original = config_1d(ceil_div(pairs, 128), 128);
     c.outputs = {{"call", call->data(), call->bytes()}, {"put", put->data(), put->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(S->data(), optN, {121, 5.0, 25.0}, s);
         fill(X->data(), optN, {122, 1.0, 99.0}, s);
         fill(T->data(), optN, {123, 0.25, 9.75}, s);
-        poison_bytes(call->data(), call->bytes(), s);
-        poison_bytes(put->data(), put->bytes(), s);
-    };
+    });
     auto args = [=] {
         return std::make_tuple(reinterpret_cast<float2*>(call->data()), reinterpret_cast<float2*>(put->data()),
                                reinterpret_cast<float2*>(S->data()), reinterpret_cast<float2*>(X->data()),
                                reinterpret_cast<float2*>(T->data()), riskfree, volatility, optN);
     };
-    add_original(c, samples_black_scholes, args);
     // __launch_bounds__(128) is in the kernel's attributes: wavefit reads it, the port need not say it.
-    add_all_ports(c, samples_black_scholes, samples_black_scholes_gs,
-                  wavefit::work::elements(pairs).block_powers_of_two(), args, args,
-                  "work::elements(optN/2).block_powers_of_two()");
+    add_original_and_ports(c, samples_black_scholes, samples_black_scholes_gs,
+                           wavefit::work::elements(pairs).block_powers_of_two(), args,
+                           "work::elements(optN/2).block_powers_of_two()");
     c.keep = {call, put, S, X, T};
     return c;
 }

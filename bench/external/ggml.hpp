@@ -106,29 +106,24 @@ inline suite_case ggml_swiglu_case(int tokens, int ffn) {
     auto x = make_array<float>(k);
     auto g = make_array<float>(k);
     auto dst = make_array<float>(k);
-    suite_case c;
-    c.project = "ggml";
-    c.kernel = "swiglu";
-    c.size = std::to_string(tokens) + "x" + std::to_string(ffn);
-    c.source =
-        std::string(ggml_tag) + " src/ggml-cuda/unary.cu: unary_gated_op_kernel<op_silu>, launched by unary_gated_cuda";
-    c.shape = "guarded elementwise, 64-bit index";
+    suite_case c = suite_case::from(
+        "ggml", "swiglu", std::to_string(tokens) + "x" + std::to_string(ffn),
+        std::string(ggml_tag) + " src/ggml-cuda/unary.cu: unary_gated_op_kernel<op_silu>, launched by unary_gated_cuda",
+        "guarded elementwise, 64-bit index");
     c.bytes = 12.0 * double(k);
     c.original = config_1d(ceil_div(k, 256), 256);
     c.outputs = {{"dst", dst->data(), dst->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(x->data(), k, {151, -6.0, 12.0}, s);
         fill(g->data(), k, {152, -2.0, 4.0}, s);
-        poison_bytes(dst->data(), dst->bytes(), s);
-    };
+    });
     const std::int64_t n = ffn, o0 = ffn, o1 = ffn;
     auto args = [=] {
         return std::make_tuple(static_cast<const float*>(x->data()), static_cast<const float*>(g->data()), dst->data(), k, n,
                                o0, o1);
     };
-    add_original(c, ggml_swiglu, args);
-    add_all_ports(c, ggml_swiglu, ggml_swiglu_gs, wavefit::work::elements(k).block_powers_of_two(), args, args,
-                  "work::elements(k).block_powers_of_two()");
+    add_original_and_ports(c, ggml_swiglu, ggml_swiglu_gs, wavefit::work::elements(k).block_powers_of_two(), args,
+                           "work::elements(k).block_powers_of_two()");
     c.keep = {x, g, dst};
     return c;
 }
@@ -141,19 +136,14 @@ inline suite_case ggml_rms_norm_case(int nrows, int ncols) {
     auto x = make_array<float>(n);
     auto dst = make_array<float>(n);
     const float eps = 1e-6f;
-    suite_case c;
-    c.project = "ggml";
-    c.kernel = "rms_norm";
-    c.size = std::to_string(nrows) + "x" + std::to_string(ncols);
-    c.source = std::string(ggml_tag) + " src/ggml-cuda/norm.cu: rms_norm_f32<1024>, launched by rms_norm_f32_cuda";
-    c.shape = "block per row, exactly 1024 threads (a template constant strides the columns)";
+    suite_case c =
+        suite_case::from("ggml", "rms_norm", std::to_string(nrows) + "x" + std::to_string(ncols),
+                         std::string(ggml_tag) + " src/ggml-cuda/norm.cu: rms_norm_f32<1024>, launched by rms_norm_f32_cuda",
+                         "block per row, exactly 1024 threads (a template constant strides the columns)");
     c.bytes = 8.0 * double(n);
     c.original = wavefit::launch_config{wavefit::dims{std::uint64_t(nrows), 1, 1}, wavefit::dims{block}, 0};
     c.outputs = {{"dst", dst->data(), dst->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
-        fill(x->data(), n, {161, -3.0, 6.0}, s);
-        poison_bytes(dst->data(), dst->bytes(), s);
-    };
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) { fill(x->data(), n, {161, -3.0, 6.0}, s); });
     const std::int64_t stride_row = ncols, stride_channel = n, stride_sample = n;
     auto args = [=] {
         return std::make_tuple(static_cast<const float*>(x->data()), dst->data(), ncols, stride_row, stride_channel,

@@ -75,7 +75,9 @@ __global__ void hecbench_softmax2_gs(const int numSlice, const int sliceSize, co
 
 template <int N>
 __global__ void hecbench_scan_bcao(const std::int64_t nblocks, int* __restrict__ g_odata, const int* __restrict__ g_idata) {
+    // i + OFFSET(i) in the original (OFFSET(n) is n >> LOG_MEM_BANKS): one padding slot every 32 entries.
     constexpr int log_banks = 5;
+    const auto conflict_free = [](int i) { return i + (i >> log_banks); };
     __shared__ int temp[2 * N];
     for (std::int64_t bid = blockIdx.x; bid < nblocks; bid += gridDim.x) {
         const int* gi = g_idata + bid * N;
@@ -91,10 +93,8 @@ __global__ void hecbench_scan_bcao(const std::int64_t nblocks, int* __restrict__
         for (int d = N >> 1; d > 0; d >>= 1) {  // up-sweep: partial sums in place
             __syncthreads();
             if (thid < d) {
-                int ai = offset * (2 * thid + 1) - 1;
-                int bi = offset * (2 * thid + 2) - 1;
-                ai += ai >> log_banks;
-                bi += bi >> log_banks;
+                const int ai = conflict_free(offset * (2 * thid + 1) - 1);
+                const int bi = conflict_free(offset * (2 * thid + 2) - 1);
                 temp[bi] += temp[ai];
             }
             offset *= 2;
@@ -104,10 +104,8 @@ __global__ void hecbench_scan_bcao(const std::int64_t nblocks, int* __restrict__
             offset >>= 1;
             __syncthreads();
             if (thid < d) {
-                int ai = offset * (2 * thid + 1) - 1;
-                int bi = offset * (2 * thid + 2) - 1;
-                ai += ai >> log_banks;
-                bi += bi >> log_banks;
+                const int ai = conflict_free(offset * (2 * thid + 1) - 1);
+                const int bi = conflict_free(offset * (2 * thid + 2) - 1);
                 const int t = temp[ai];
                 temp[ai] = temp[bi];
                 temp[bi] += t;
@@ -125,31 +123,26 @@ inline suite_case hecbench_softmax_case(bool per_warp, int numSlice, int sliceSi
     const std::uint64_t n = std::uint64_t(numSlice) * sliceSize;
     auto src = make_array<float>(n);
     auto dest = make_array<float>(n);
-    suite_case c;
-    c.project = "hecbench";
-    c.kernel = per_warp ? "softMax2" : "softMax";
-    c.size = std::to_string(numSlice) + "x" + std::to_string(sliceSize);
-    c.source = std::string(hecbench_commit) + " src/softmax-cuda/main.cu: " + (per_warp ? "softMax2" : "softMax");
-    c.shape = per_warp ? "warp per row (a 32-thread tile), rows of 784" : "guarded, one row of 784 per thread";
+    suite_case c = suite_case::from(
+        "hecbench", per_warp ? "softMax2" : "softMax", std::to_string(numSlice) + "x" + std::to_string(sliceSize),
+        std::string(hecbench_commit) + " src/softmax-cuda/main.cu: " + (per_warp ? "softMax2" : "softMax"),
+        per_warp ? "warp per row (a 32-thread tile), rows of 784" : "guarded, one row of 784 per thread");
     c.bytes = 8.0 * double(n);
     constexpr int block = 256;
     c.original = per_warp ? config_1d(ceil_div(numSlice, block / 32), block) : config_1d(ceil_div(numSlice, block), block);
     c.outputs = {{"dest", dest->data(), dest->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(src->data(), n, {131, 0.0, 13.0}, s);  // the benchmark's inputs are rand() % 13
-        poison_bytes(dest->data(), dest->bytes(), s);
-    };
+    });
     auto args = [=] { return std::make_tuple(numSlice, sliceSize, static_cast<const float*>(src->data()), dest->data()); };
     if (per_warp) {
-        add_original(c, hecbench_softmax2, args);
-        add_all_ports(c, hecbench_softmax2, hecbench_softmax2_gs,
-                      wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two(), args, args,
-                      "work::per_group(numSlice, 32, sliceSize).block_powers_of_two()");
+        add_original_and_ports(c, hecbench_softmax2, hecbench_softmax2_gs,
+                               wavefit::work::per_group(numSlice, 32, sliceSize).block_powers_of_two(), args,
+                               "work::per_group(numSlice, 32, sliceSize).block_powers_of_two()");
     } else {
-        add_original(c, hecbench_softmax, args);
-        add_all_ports(c, hecbench_softmax, hecbench_softmax_gs,
-                      wavefit::work::elements(numSlice).block_powers_of_two(), args, args,
-                      "work::elements(numSlice).block_powers_of_two()");
+        add_original_and_ports(c, hecbench_softmax, hecbench_softmax_gs,
+                               wavefit::work::elements(numSlice).block_powers_of_two(), args,
+                               "work::elements(numSlice).block_powers_of_two()");
     }
     c.keep = {src, dest};
     return c;
@@ -165,19 +158,14 @@ inline suite_case hecbench_scan_case(std::int64_t n, int compute_units) {
     const std::uint64_t elements = std::uint64_t(nblocks) * N;
     auto in = make_array<int>(elements);
     auto out = make_array<int>(elements);
-    suite_case c;
-    c.project = "hecbench";
-    c.kernel = "scan_bcao";
-    c.size = count_name(static_cast<std::uint64_t>(n));
-    c.source = std::string(hecbench_commit) + " src/scan-cuda/main.cu: scan_bcao<int, 1024>, launched by runTest";
-    c.shape = "block per tile with its own loop, exactly N/2 = 512 threads, a fixed shared array of 2N ints";
+    suite_case c =
+        suite_case::from("hecbench", "scan_bcao", count_name(static_cast<std::uint64_t>(n)),
+                         std::string(hecbench_commit) + " src/scan-cuda/main.cu: scan_bcao<int, 1024>, launched by runTest",
+                         "block per tile with its own loop, exactly N/2 = 512 threads, a fixed shared array of 2N ints");
     c.bytes = 8.0 * double(elements);
     c.original = config_1d(16 * std::uint64_t(compute_units), N / 2);
     c.outputs = {{"g_odata", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
-        fill_small_int(in->data(), elements, 141, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) { fill_small_int(in->data(), elements, 141, s); });
     auto args = [=] { return std::make_tuple(nblocks, out->data(), static_cast<const int*>(in->data())); };
     c.variants.push_back(original_variant("original", hecbench_scan_bcao<N>, c.original, args));
     // Any grid covers the tiles (the kernel loops): the control scans one tile fewer.

@@ -314,30 +314,26 @@ inline suite_case llmc_encoder_case(int B, int T, int C, int V) {
     auto tokens = make_array<int>(std::uint64_t(B) * T);
     auto wte = make_array<float>(std::uint64_t(V) * C);
     auto wpe = make_array<float>(std::uint64_t(T) * C);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "encoder_forward";
-    c.size = btc_name(B, T, C);
-    c.source = std::string(llmc_file) + ": encoder_forward_kernel3, launched by encoder_forward";
-    c.shape = "guarded elementwise, one float4 per thread (a gather of token rows)";
+    suite_case c = suite_case::from("llmc", "encoder_forward", btc_name(B, T, C),
+                                    std::string(llmc_file) + ": encoder_forward_kernel3, launched by encoder_forward",
+                                    "guarded elementwise, one float4 per thread (a gather of token rows)");
     c.bytes = 4.0 * (2.0 * out_n + B * T) + 4.0 * double(T) * C;  // out, the gathered wte rows, tokens, wpe
     c.original = config_1d(ceil_div(out_n / 4, 512), 512);
     c.outputs = {{"out", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill_index(tokens->data(), tokens->size(), 11, V, s);
         fill(wte->data(), wte->size(), {12, -0.1, 0.2}, s);
         fill(wpe->data(), wpe->size(), {13, -0.02, 0.04}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    });
     auto args = [=] {
         return std::make_tuple(reinterpret_cast<float4*>(out->data()), static_cast<const int*>(tokens->data()),
                                reinterpret_cast<const float4*>(wte->data()), reinterpret_cast<const float4*>(wpe->data()), B,
                                T, C);
     };
-    add_original(c, llmc_encoder_forward, args);
     const std::uint64_t quads = out_n / 4;
-    add_all_ports(c, llmc_encoder_forward, llmc_encoder_forward_gs, wavefit::work::elements(quads).block_powers_of_two(),
-                  args, args, "work::elements(B*T*C/4).block_powers_of_two()");
+    add_original_and_ports(c, llmc_encoder_forward, llmc_encoder_forward_gs,
+                           wavefit::work::elements(quads).block_powers_of_two(), args,
+                           "work::elements(B*T*C/4).block_powers_of_two()");
     c.keep = {out, tokens, wte, wpe};
     return c;
 }
@@ -351,32 +347,25 @@ inline suite_case llmc_layernorm_case(int B, int T, int C) {
     auto rstd = make_array<float>(N);
     auto weight = make_array<float>(C);
     auto bias = make_array<float>(C);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "layernorm_forward";
-    c.size = btc_name(B, T, C);
-    c.source = std::string(llmc_file) + ": layernorm_forward_kernel3, launched by layernorm_forward";
-    c.shape = "warp per row (32 threads hard-coded), rows of C";
+    suite_case c = suite_case::from("llmc", "layernorm_forward", btc_name(B, T, C),
+                                    std::string(llmc_file) + ": layernorm_forward_kernel3, launched by layernorm_forward",
+                                    "warp per row (32 threads hard-coded), rows of C");
     c.bytes = 4.0 * (2.0 * n + 2.0 * N + 2.0 * C);
     c.original = config_1d(ceil_div(std::uint64_t(N) * 32, 512), 512);
     c.outputs = {
         {"out", out->data(), out->bytes()}, {"mean", mean->data(), mean->bytes()}, {"rstd", rstd->data(), rstd->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(inp->data(), n, {21, -2.0, 4.0}, s);
         fill(weight->data(), C, {22, 0.5, 1.0}, s);
         fill(bias->data(), C, {23, -0.5, 1.0}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-        poison_bytes(mean->data(), mean->bytes(), s);
-        poison_bytes(rstd->data(), rstd->bytes(), s);
-    };
+    });
     auto args = [=] {
         return std::make_tuple(out->data(), mean->data(), rstd->data(), static_cast<const float*>(inp->data()),
                                static_cast<const float*>(weight->data()), static_cast<const float*>(bias->data()), N, C);
     };
-    add_original(c, llmc_layernorm_forward, args);
-    add_all_ports(c, llmc_layernorm_forward, llmc_layernorm_forward_gs,
-                  wavefit::work::per_group(N, 32, C).block_powers_of_two(), args, args,
-                  "work::per_group(B*T, 32, C).block_powers_of_two()");
+    add_original_and_ports(c, llmc_layernorm_forward, llmc_layernorm_forward_gs,
+                           wavefit::work::per_group(N, 32, C).block_powers_of_two(), args,
+                           "work::per_group(B*T, 32, C).block_powers_of_two()");
     c.keep = {inp, out, mean, rstd, weight, bias};
     return c;
 }
@@ -388,27 +377,21 @@ inline suite_case llmc_attention_softmax_case(int B, int NH, int T) {
     auto preatt = make_array<float>(n);
     auto att = make_array<float>(n);
     const float inv_temperature = 1.0f / sqrtf(64.0f);  // head size 64
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "attention_softmax";
-    c.size = "B" + std::to_string(B) + "_NH" + std::to_string(NH) + "_T" + std::to_string(T);
-    c.source = std::string(llmc_file) + ": softmax_forward_kernel5, launched by attention_forward";
-    c.shape = "warp per row (32 threads hard-coded), causal rows of up to T, rows in reverse block order";
+    suite_case c = suite_case::from(
+        "llmc", "attention_softmax", "B" + std::to_string(B) + "_NH" + std::to_string(NH) + "_T" + std::to_string(T),
+        std::string(llmc_file) + ": softmax_forward_kernel5, launched by attention_forward",
+        "warp per row (32 threads hard-coded), causal rows of up to T, rows in reverse block order");
     c.bytes = 4.0 * double(n);  // the lower triangle is read once and written once
     c.original = config_1d(ceil_div(rows * 32, 256), 256);
     c.outputs = {{"att", att->data(), att->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
-        fill(preatt->data(), n, {31, -8.0, 16.0}, s);
-        poison_bytes(att->data(), att->bytes(), s);
-    };
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) { fill(preatt->data(), n, {31, -8.0, 16.0}, s); });
     auto args = [=] {
         return std::make_tuple(att->data(), inv_temperature, static_cast<const float*>(preatt->data()), N, T);
     };
     // Blocks are taken in reverse: without the last block, the first rows are missing.
-    add_original(c, llmc_attention_softmax, args);
-    add_all_ports(c, llmc_attention_softmax, llmc_attention_softmax_gs,
-                  wavefit::work::per_group(rows, 32, T).block_powers_of_two(), args, args,
-                  "work::per_group(B*NH*T, 32, T).block_powers_of_two()");
+    add_original_and_ports(c, llmc_attention_softmax, llmc_attention_softmax_gs,
+                           wavefit::work::per_group(rows, 32, T).block_powers_of_two(), args,
+                           "work::per_group(B*NH*T, 32, T).block_powers_of_two()");
     c.keep = {preatt, att};
     return c;
 }
@@ -418,24 +401,20 @@ inline suite_case llmc_residual_case(int B, int T, int C) {
     auto inp1 = make_array<float>(N);
     auto inp2 = make_array<float>(N);
     auto out = make_array<float>(N);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "residual_forward";
-    c.size = btc_name(B, T, C);
-    c.source = std::string(llmc_file) + ": residual_forward_kernel, launched by residual_forward";
-    c.shape = "guarded elementwise";
+    suite_case c = suite_case::from("llmc", "residual_forward", btc_name(B, T, C),
+                                    std::string(llmc_file) + ": residual_forward_kernel, launched by residual_forward",
+                                    "guarded elementwise");
     c.bytes = 12.0 * N;
     c.original = config_1d(ceil_div(N, 256), 256);
     c.outputs = {{"out", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) {
         fill(inp1->data(), N, {41, -1.0, 2.0}, s);
         fill(inp2->data(), N, {42, -1.0, 2.0}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    });
     auto args = [=] { return std::make_tuple(out->data(), inp1->data(), inp2->data(), N); };
-    add_original(c, llmc_residual_forward, args);
-    add_all_ports(c, llmc_residual_forward, llmc_residual_forward_gs, wavefit::work::elements(N).block_powers_of_two(),
-                  args, args, "work::elements(B*T*C).block_powers_of_two()");
+    add_original_and_ports(c, llmc_residual_forward, llmc_residual_forward_gs,
+                           wavefit::work::elements(N).block_powers_of_two(), args,
+                           "work::elements(B*T*C).block_powers_of_two()");
     c.keep = {inp1, inp2, out};
     return c;
 }
@@ -444,23 +423,17 @@ inline suite_case llmc_gelu_case(int B, int T, int C) {
     const int N = B * T * 4 * C;
     auto inp = make_array<float>(N);
     auto out = make_array<float>(N);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "gelu_forward";
-    c.size = btc_name(B, T, C);
-    c.source = std::string(llmc_file) + ": gelu_forward_kernel, launched by gelu_forward (blocks of 128)";
-    c.shape = "guarded elementwise (tanh)";
+    suite_case c =
+        suite_case::from("llmc", "gelu_forward", btc_name(B, T, C),
+                         std::string(llmc_file) + ": gelu_forward_kernel, launched by gelu_forward (blocks of 128)",
+                         "guarded elementwise (tanh)");
     c.bytes = 8.0 * N;
     c.original = config_1d(ceil_div(N, 128), 128);
     c.outputs = {{"out", out->data(), out->bytes()}};
-    c.reset = [=](gpu::stream_t s) {
-        fill(inp->data(), N, {51, -4.0, 8.0}, s);
-        poison_bytes(out->data(), out->bytes(), s);
-    };
+    c.reset = fill_then_poison(c.outputs, [=](gpu::stream_t s) { fill(inp->data(), N, {51, -4.0, 8.0}, s); });
     auto args = [=] { return std::make_tuple(out->data(), static_cast<const float*>(inp->data()), N); };
-    add_original(c, llmc_gelu_forward, args);
-    add_all_ports(c, llmc_gelu_forward, llmc_gelu_forward_gs, wavefit::work::elements(N).block_powers_of_two(), args, args,
-                  "work::elements(B*T*4*C).block_powers_of_two()");
+    add_original_and_ports(c, llmc_gelu_forward, llmc_gelu_forward_gs, wavefit::work::elements(N).block_powers_of_two(),
+                           args, "work::elements(B*T*4*C).block_powers_of_two()");
     c.keep = {inp, out};
     return c;
 }
@@ -474,12 +447,10 @@ inline suite_case llmc_classifier_case(int B, int T, int V, int P) {
     auto targets = make_array<int>(rows);
     auto scratch_logits = make_array<float>(n);
     auto scratch_losses = make_array<float>(rows);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "fused_classifier";
-    c.size = "B" + std::to_string(B) + "_T" + std::to_string(T) + "_V" + std::to_string(V);
-    c.source = std::string(llmc_file) + ": fused_classifier_kernel3, launched by fused_classifier3";
-    c.shape = "block per row (rows of 50,257 of 50,304), one shared slot per warp, in place";
+    suite_case c = suite_case::from("llmc", "fused_classifier",
+                                    "B" + std::to_string(B) + "_T" + std::to_string(T) + "_V" + std::to_string(V),
+                                    std::string(llmc_file) + ": fused_classifier_kernel3, launched by fused_classifier3",
+                                    "block per row (rows of 50,257 of 50,304), one shared slot per warp, in place");
     c.in_place = true;
     c.bytes = 4.0 * (2.0 * rows * double(V) + 2.0 * rows);  // logits read and written, targets, losses
     c.original = config_1d(rows, 1024);
@@ -537,12 +508,9 @@ inline suite_case llmc_adamw_case(long num_parameters, const std::string& model)
     auto scratch_v = make_array<float>(n);
     const float lr = 3e-4f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weight_decay = 0.0f;
     const float beta1_correction = 1.0f - powf(beta1, 1.0f), beta2_correction = 1.0f - powf(beta2, 1.0f);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "adamw";
-    c.size = model;
-    c.source = std::string(llmc_file) + ": adamw_kernel2, launched by gpt2_update";
-    c.shape = "guarded elementwise, in place (params, m, v)";
+    suite_case c =
+        suite_case::from("llmc", "adamw", model, std::string(llmc_file) + ": adamw_kernel2, launched by gpt2_update",
+                         "guarded elementwise, in place (params, m, v)");
     c.in_place = true;
     c.bytes = 4.0 * 7.0 * double(n);  // read params, grads, m, v; write params, m, v
     c.original = config_1d(ceil_div(n, 512), 512);
@@ -583,12 +551,10 @@ inline suite_case llmc_bias_backward_case(int B, int T, int OC) {
     auto dout = make_array<float>(n);
     auto dbias = make_array<float>(OC);
     auto scratch_dbias = make_array<float>(OC);
-    suite_case c;
-    c.project = "llmc";
-    c.kernel = "bias_backward";
-    c.size = "B" + std::to_string(B) + "_T" + std::to_string(T) + "_OC" + std::to_string(OC);
-    c.source = std::string(llmc_file) + ": matmul_backward_bias_kernel4, launched by matmul_backward";
-    c.shape = "column reduction: a block per 32 columns, shared memory of blockDim floats, in place (+=)";
+    suite_case c = suite_case::from(
+        "llmc", "bias_backward", "B" + std::to_string(B) + "_T" + std::to_string(T) + "_OC" + std::to_string(OC),
+        std::string(llmc_file) + ": matmul_backward_bias_kernel4, launched by matmul_backward",
+        "column reduction: a block per 32 columns, shared memory of blockDim floats, in place (+=)");
     c.in_place = true;
     c.bytes = 4.0 * (double(n) + 2.0 * OC);
     c.original = config_1d(OC / 32, 1024, 1024 * sizeof(float));

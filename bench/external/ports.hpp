@@ -49,22 +49,22 @@ variant tuned_variant(const std::string& name, void (*kernel)(Params...), const 
     return v;
 }
 
-// plan and tuned for the kernel as it is. `work_text` is how the port states `w` (for the report).
+// plan and tuned for the kernel as it is (gs_plan and gs_tuned, with the prefix "gs_", for a
+// grid-stride rewrite whose `w` already says kernel_loops()). `work_text` is how the port states `w`
+// (for the report).
 template <class... Params, class Args, class TuneArgs>
 void add_ports(suite_case& c, void (*kernel)(Params...), const wavefit::work& w, Args args, TuneArgs tune_args,
-               const std::string& work_text) {
-    c.variants.push_back(planned_variant("plan", kernel, w, args, work_text));
-    c.variants.push_back(
-        tuned_variant("tuned", kernel, w.replacing(c.original), args, tune_args, work_text + ".replacing(original)"));
+               const std::string& work_text, const std::string& prefix = "") {
+    c.variants.push_back(planned_variant(prefix + "plan", kernel, w, args, work_text));
+    c.variants.push_back(tuned_variant(prefix + "tuned", kernel, w.replacing(c.original), args, tune_args,
+                                       work_text + ".replacing(original)"));
 }
 
 // gs_plan and gs_tuned for a grid-stride rewrite; `w` already says kernel_loops().
 template <class... Params, class Args, class TuneArgs>
 void add_grid_stride_ports(suite_case& c, void (*kernel)(Params...), const wavefit::work& w, Args args, TuneArgs tune_args,
                            const std::string& work_text) {
-    c.variants.push_back(planned_variant("gs_plan", kernel, w, args, work_text));
-    c.variants.push_back(
-        tuned_variant("gs_tuned", kernel, w.replacing(c.original), args, tune_args, work_text + ".replacing(original)"));
+    add_ports(c, kernel, w, args, tune_args, work_text, "gs_");
 }
 
 // All four ports of a kernel and of its grid-stride rewrite (same arguments) over the same work:
@@ -74,6 +74,15 @@ void add_all_ports(suite_case& c, void (*kernel)(Params...), void (*gs_kernel)(G
                    Args args, TuneArgs tune_args, const std::string& work_text) {
     add_ports(c, kernel, w, args, tune_args, work_text);
     add_grid_stride_ports(c, gs_kernel, w.kernel_loops(), args, tune_args, work_text + ".kernel_loops()");
+}
+
+// The original launch, then all four ports, of a kernel that does not work in place: the tuner may
+// run on the case's own buffers, so it gets the launch's arguments.
+template <class... Params, class... GsParams, class Args>
+void add_original_and_ports(suite_case& c, void (*kernel)(Params...), void (*gs_kernel)(GsParams...), const wavefit::work& w,
+                            Args args, const std::string& work_text) {
+    add_original(c, kernel, args);
+    add_all_ports(c, kernel, gs_kernel, w, args, args, work_text);
 }
 
 }  // namespace wavefit_bench::external

@@ -243,10 +243,32 @@ struct suite_case {
     std::vector<variant> variants;            // variants[0] is the original
     std::vector<std::shared_ptr<void>> keep;  // the buffers the closures point into
 
+    // A case by what names it and where its kernel comes from; its maker sets the rest.
+    static suite_case from(std::string project, std::string kernel, std::string size, std::string source,
+                           std::string shape) {
+        suite_case c;
+        c.project = std::move(project);
+        c.kernel = std::move(kernel);
+        c.size = std::move(size);
+        c.source = std::move(source);
+        c.shape = std::move(shape);
+        return c;
+    }
+
     std::string name(const std::string& variant_name) const {
         return "ext/" + project + "_" + kernel + "/" + variant_name + "/" + size;
     }
 };
+
+// The reset of a kernel that only writes its outputs: its inputs, then every output poisoned, so
+// that a word the kernel skips differs from the reference. (In-place kernels write their own reset.)
+inline std::function<void(gpu::stream_t)> fill_then_poison(std::vector<output_region> outputs,
+                                                           std::function<void(gpu::stream_t)> fill_inputs) {
+    return [outputs = std::move(outputs), fill_inputs = std::move(fill_inputs)](gpu::stream_t s) {
+        fill_inputs(s);
+        for (const output_region& r : outputs) poison_bytes(r.data, r.bytes, s);
+    };
+}
 
 // --- launching ----------------------------------------------------------------------------------
 

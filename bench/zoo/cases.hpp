@@ -98,6 +98,16 @@ struct zoo_case {
     std::function<std::string(gpu::stream_t)> verify;  // "" when every output is right
     std::function<void(gpu::stream_t)> copy;           // device_copy only
 
+    // A case by its name and the traffic its figures divide by; the rest is set by its maker.
+    static zoo_case named(std::string kernel, std::string size, double bytes, double elements) {
+        zoo_case c;
+        c.kernel = std::move(kernel);
+        c.size = std::move(size);
+        c.bytes = bytes;
+        c.elements = elements;
+        return c;
+    }
+
     // What the wavefit and tuned strategies hand wavefit: the work as its author would describe it.
     wavefit::work planned_work() const {
         // A unit's size (a row, a tile) keys the tuning record: softmax rows of 4096 and 8192 tune apart.
@@ -164,11 +174,8 @@ stream_roles roles_for(const zoo_buffers& z) {
 template <class Op, int V, int U>
 zoo_case stream_case(const std::string& kernel, std::uint64_t n, const zoo_buffers& z) {
     const stream_roles r = roles_for<Op>(z);
-    zoo_case c;
-    c.kernel = kernel;
-    c.size = pow2_name(n);
-    c.bytes = (Op::inputs + 1) * 8.0 * static_cast<double>(n);
-    c.elements = static_cast<double>(n);
+    zoo_case c =
+        zoo_case::named(kernel, pow2_name(n), (Op::inputs + 1) * 8.0 * static_cast<double>(n), static_cast<double>(n));
     c.work = work_items<V, U>(n);
     c.launch = make_launchers(stream_map_kernel<Op, V, U>, [r, n] {
         return std::tuple<const double*, const double*, double*, double, std::uint64_t>(r.x, r.y, r.out, stream_scalar, n);
@@ -200,11 +207,8 @@ zoo_case reduce_case(const std::string& kernel, std::uint64_t n, const zoo_buffe
     const value_range rx = Op::inputs == 2 ? range_a : range_f;
     double* slots = z.slots;
     auto launches = std::make_shared<std::uint64_t>(0);
-    zoo_case c;
-    c.kernel = kernel;
-    c.size = pow2_name(n);
-    c.bytes = Op::inputs * static_cast<double>(sizeof(T)) * static_cast<double>(n);
-    c.elements = static_cast<double>(n);
+    zoo_case c = zoo_case::named(kernel, pow2_name(n), Op::inputs * static_cast<double>(sizeof(T)) * static_cast<double>(n),
+                                 static_cast<double>(n));
     c.work = work_items<V, U>(n);
     c.launch = make_launchers(reduce_kernel<T, Op, V, U>, [x, y, slots, n, launches] {
         const std::uint64_t k = (*launches)++ & 1;
@@ -235,11 +239,7 @@ zoo_case reduce_case(const std::string& kernel, std::uint64_t n, const zoo_buffe
 inline zoo_case register_heavy_case(std::uint64_t n, const zoo_buffers& z) {
     float* x = static_cast<float*>(z.a);
     float* y = static_cast<float*>(z.b);
-    zoo_case c;
-    c.kernel = "regheavy";
-    c.size = pow2_name(n);
-    c.bytes = 8.0 * static_cast<double>(n);
-    c.elements = static_cast<double>(n);
+    zoo_case c = zoo_case::named("regheavy", pow2_name(n), 8.0 * static_cast<double>(n), static_cast<double>(n));
     c.flops = heavy_flop_per_element * static_cast<double>(n);
     c.work = n;
     // A compute-bound kernel with 110 registers: a saturated grid (each thread loops) ran about 4% faster
@@ -248,10 +248,7 @@ inline zoo_case register_heavy_case(std::uint64_t n, const zoo_buffers& z) {
     saturated.grid = wavefit::grid_policy::saturate;
     c.launch = make_launchers(
         register_heavy_kernel, [x, y, n] { return std::tuple<const float*, float*, std::uint64_t>(x, y, n); }, saturated);
-    c.prepare = [x, y, n](gpu::stream_t s) {
-        fill(x, n, range_f, s);
-        poison(y, n, s);
-    };
+    c.prepare = fill_and_poison(x, y, n, range_f);
     auto counter = z.counter;
     c.verify = [y, n, counter](gpu::stream_t s) {
         if (const unsigned long long bad = count_not_finite(y, n, *counter, s)) return mismatch_text(bad, n);
@@ -280,24 +277,30 @@ inline std::string matrix_name(std::uint64_t rows, std::uint64_t cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
+// A kernel over a rows x cols fp32 matrix, read once and written once, in blocks of rows or tiles.
+inline zoo_case matrix_case(const char* kernel, std::uint64_t rows, std::uint64_t cols) {
+    const double n = static_cast<double>(rows) * static_cast<double>(cols);
+    zoo_case c = zoo_case::named(kernel, matrix_name(rows, cols), 8.0 * n, n);
+    c.block_granular = true;
+    return c;
+}
+
+// The launches of a kernel(const float* in, float* out, rows, cols).
+template <class Kernel>
+launchers matrix_launchers(Kernel kernel, const float* in, float* out, std::uint64_t rows, std::uint64_t cols) {
+    return make_launchers(kernel, [in, out, rows, cols] {
+        return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(in, out, rows, cols);
+    });
+}
+
 inline zoo_case transpose_case(std::uint64_t rows, std::uint64_t cols, const zoo_buffers& z) {
     float* in = static_cast<float*>(z.a);
     float* out = static_cast<float*>(z.b);
     const std::uint64_t n = rows * cols;
-    zoo_case c;
-    c.kernel = "transpose";
-    c.size = matrix_name(rows, cols);
-    c.bytes = 8.0 * static_cast<double>(n);
-    c.elements = static_cast<double>(n);
-    c.block_granular = true;
+    zoo_case c = matrix_case("transpose", rows, cols);
     c.work = transpose_tiles(rows, cols);
-    c.launch = make_launchers(transpose_kernel, [in, out, rows, cols] {
-        return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(in, out, rows, cols);
-    });
-    c.prepare = [in, out, n](gpu::stream_t s) {
-        fill(in, n, range_f, s);
-        poison(out, n, s);
-    };
+    c.launch = matrix_launchers(transpose_kernel, in, out, rows, cols);
+    c.prepare = fill_and_poison(in, out, n, range_f);
     auto counter = z.counter;
     c.verify = [out, rows, cols, counter](gpu::stream_t s) {
         unsigned long long* bad = counter->reset(s);
@@ -313,21 +316,11 @@ inline zoo_case softmax_case(std::uint64_t rows, std::uint64_t hidden, const zoo
     float* x = static_cast<float*>(z.a);
     float* y = static_cast<float*>(z.b);
     const std::uint64_t n = rows * hidden;
-    zoo_case c;
-    c.kernel = "softmax";
-    c.size = matrix_name(rows, hidden);
-    c.bytes = 8.0 * static_cast<double>(n);
-    c.elements = static_cast<double>(n);
-    c.block_granular = true;
+    zoo_case c = matrix_case("softmax", rows, hidden);
     c.any_wave_multiple = true;  // block_reduce: one scratch slot per wave, any number of waves
     c.work = rows;
-    c.launch = make_launchers(softmax_kernel<softmax_capacity>, [x, y, rows, hidden] {
-        return std::tuple<const float*, float*, std::uint64_t, std::uint64_t>(x, y, rows, hidden);
-    });
-    c.prepare = [x, y, n](gpu::stream_t s) {
-        fill(x, n, range_logits, s);
-        poison(y, n, s);
-    };
+    c.launch = matrix_launchers(softmax_kernel<softmax_capacity>, x, y, rows, hidden);
+    c.prepare = fill_and_poison(x, y, n, range_logits);
     auto counter = z.counter;
     c.verify = [y, rows, hidden, n, counter](gpu::stream_t s) {
         if (const unsigned long long bad = count_not_finite(y, n, *counter, s)) return mismatch_text(bad, n);
@@ -348,11 +341,7 @@ inline zoo_case memcpy_case(std::uint64_t n, const zoo_buffers& z) {
     double* src = static_cast<double*>(z.a);
     double* dst = static_cast<double*>(z.c);
     const std::uint64_t bytes = n * sizeof(double);
-    zoo_case c;
-    c.kernel = "memcpy";
-    c.size = pow2_name(n);
-    c.bytes = 2.0 * static_cast<double>(bytes);
-    c.elements = static_cast<double>(n);
+    zoo_case c = zoo_case::named("memcpy", pow2_name(n), 2.0 * static_cast<double>(bytes), static_cast<double>(n));
     c.device_copy = true;
     c.prepare = [src, n](gpu::stream_t s) { fill(src, n, range_a, s); };
     c.copy = [src, dst, bytes](gpu::stream_t s) {

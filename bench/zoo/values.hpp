@@ -7,7 +7,8 @@
 
 #include <wavefit/wavefit.hpp>
 
-#include <cstdint>  // indices
+#include <cstdint>     // indices
+#include <functional>  // a case's preparation
 
 #include "gpu_support/gpu_support.hpp"
 
@@ -62,6 +63,16 @@ template <class T>
 void poison(T* p, std::uint64_t n, gpu::stream_t s) {
     GPU_RAW_LAUNCH(poison_kernel<T>, dim3(helper_blocks), dim3(helper_threads), 0, s, p, n);
     gpu::check_last_launch("launching poison_kernel");
+}
+
+// The usual preparation of a one-input kernel: the input filled, the output poisoned so that an item
+// the kernel skips is seen.
+template <class T>
+std::function<void(gpu::stream_t)> fill_and_poison(T* in, T* out, std::uint64_t n, value_range r) {
+    return [in, out, n, r](gpu::stream_t s) {
+        fill(in, n, r, s);
+        poison(out, n, s);
+    };
 }
 
 // A counter on the device for the check kernels, read back after they ran.
