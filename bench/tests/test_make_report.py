@@ -5,7 +5,6 @@ import io
 import json
 import os
 import re
-import subprocess
 import sys
 import unittest
 
@@ -16,6 +15,7 @@ sys.path.insert(0, HERE)
 
 import gbench_json  # noqa: E402
 import make_report  # noqa: E402
+from bad_input import BadInputCase  # noqa: E402
 from scratch_dir import ScratchDirCase  # noqa: E402
 from synthetic_runs import launch_run, zoo_run  # noqa: E402
 
@@ -184,23 +184,23 @@ class Report(ReportCase):
         self.assertIn("(sweep best)", text)
         self.assertIn("| GFLOP/s |", text)  # the compute-bound kernel
 
-    def test_a_failed_strategy_shows_its_error(self):
-        text = self.make("--no-plots")
-        self.assertIn("| b1024 | - | - | failed: the timed launches: cudaErrorLaunchOutOfResources", text)
+    # Lines the report of the made-up runs holds, by what they show.
+    HOLDS = {
+        "a failed strategy shows its error": ["| b1024 | - | - | failed: the timed launches: cudaErrorLaunchOutOfResources"],
+        "the variants table lists each variant beside the default":
+            ["## Work per thread", "copy/mul/add/triad v2u1", "| copy (default) | 2^28 |", "| copy_v1u1 | 2^28 |"],
+        "the launch section has enqueue latency and first launch figures":
+            ["## Launch overhead", "| empty | raw | 4.10 |", "First wavefit launch of the process",
+             "| wavefit_elements | 42.0 |"],
+        "the launch section has the tuned form": ["| small | wavefit_tuned |"],
+    }
 
-    def test_the_variants_table_lists_each_variant_beside_the_default(self):
+    def test_the_report_holds_the_lines_of_each_section(self):
         text = self.make("--no-plots")
-        self.assertIn("## Work per thread", text)
-        self.assertIn("copy/mul/add/triad v2u1", text)
-        self.assertIn("| copy (default) | 2^28 |", text)
-        self.assertIn("| copy_v1u1 | 2^28 |", text)
-
-    def test_the_launch_section_has_enqueue_latency_and_first_launch_figures(self):
-        text = self.make("--no-plots")
-        self.assertIn("## Launch overhead", text)
-        self.assertIn("| empty | raw | 4.10 |", text)
-        self.assertIn("First wavefit launch of the process", text)
-        self.assertIn("| wavefit_elements | 42.0 |", text)
+        for what, lines in self.HOLDS.items():
+            for line in lines:
+                with self.subTest(what, line=line):
+                    self.assertIn(line, text)
 
     def test_the_external_kernels_have_their_own_section_beside_the_zoo(self):
         text = self.make("--no-plots")
@@ -214,9 +214,6 @@ class Report(ReportCase):
     def test_the_tuned_strategy_is_a_row_of_every_zoo_table(self):
         text = self.make("--no-plots")
         self.assertRegex(text, r"\| tuned \| 512 \| [\d,]+ \| [\d,]+ \| [\d.]+% \| 1\.0\d\d \|")
-
-    def test_the_launch_section_has_the_tuned_form(self):
-        self.assertIn("| small | wavefit_tuned |", self.make("--no-plots"))
 
     def test_the_ceiling_is_reported_with_its_drift(self):
         text = self.make("--no-plots")
@@ -271,15 +268,8 @@ class KeptResults(ReportCase):
             self.assertEqual(fa.read(), fb.read())
 
 
-class BadInput(ReportCase):
-    def run_script(self, *args):
-        return subprocess.run([sys.executable, os.path.join(BENCH, "make_report.py"), *args],
-                              capture_output=True, text=True, check=False)
-
-    def assert_bad(self, result, text):
-        self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
-        self.assertIn(text, result.stderr)
+class BadInput(BadInputCase):
+    script = "make_report.py"
 
     def test_no_input(self):
         self.assert_bad(self.run_script("--summary"), "give --zoo, --launch and/or --external")

@@ -734,10 +734,14 @@ class PlanPassesCheckBase(CliAssertions):
         ["--kernel-max-threads", "1000", "--regs", "40", "--static-shared", "1"],
     ]
 
-    def resource_sets(self, i, j, count):
-        """`count` of RESOURCES for case (i, j), rotating so that every preset meets every set: the full
-        product would be thousands of processes, too slow for the sanitizer build."""
-        return [self.RESOURCES[(i + j + k * len(self.RESOURCES) // count) % len(self.RESOURCES)] for k in range(count)]
+    def cases(self, works, count):
+        """(preset, work, resources) for every preset and every one of `works`, with `count` of RESOURCES each,
+        rotating so that every preset meets every set: the full product would be thousands of processes, too
+        slow for the sanitizer build."""
+        for i, preset in enumerate(PRESETS):
+            for j, work in enumerate(works):
+                for k in range(count):
+                    yield preset, work, self.RESOURCES[(i + j + k * len(self.RESOURCES) // count) % len(self.RESOURCES)]
 
     def assert_plan_passes_check(self, preset, work, resources):
         """Returns 1 when a launch was planned and checked, 0 for an empty or infeasible plan."""
@@ -763,13 +767,11 @@ class PlanPassesCheckFor1dWork(PlanPassesCheckBase, unittest.TestCase):
 
     def test_plans_for_element_counts_pass_check_on_every_preset(self):
         checked = 0
-        for i, preset in enumerate(PRESETS):
-            for j, elements in enumerate(self.ELEMENTS):
-                for resources in self.resource_sets(i, j, 2):
-                    with self.subTest(preset=preset, elements=elements, resources=resources):
-                        # Both contracts: a kernel that loops, and a one-pass kernel (refused past the limits).
-                        for loops in ([], ["--kernel-loops"]):
-                            checked += self.assert_plan_passes_check(preset, ["--elements", elements, *loops], resources)
+        for preset, elements, resources in self.cases(self.ELEMENTS, 2):
+            with self.subTest(preset=preset, elements=elements, resources=resources):
+                # Both contracts: a kernel that loops, and a one-pass kernel (refused past the limits).
+                for loops in ([], ["--kernel-loops"]):
+                    checked += self.assert_plan_passes_check(preset, ["--elements", elements, *loops], resources)
         self.assertGreater(checked, len(PRESETS) * len(self.ELEMENTS))
 
 
@@ -778,11 +780,9 @@ class PlanPassesCheckForExtents(PlanPassesCheckBase, unittest.TestCase):
 
     def test_plans_for_extents_pass_check_on_every_preset(self):
         checked = 0
-        for i, preset in enumerate(PRESETS):
-            for j, extent in enumerate(self.EXTENTS):
-                for resources in self.resource_sets(i, j, 1):
-                    with self.subTest(preset=preset, extent=extent, resources=resources):
-                        checked += self.assert_plan_passes_check(preset, ["--extent", extent, "--kernel-loops"], resources)
+        for preset, extent, resources in self.cases(self.EXTENTS, 1):
+            with self.subTest(preset=preset, extent=extent, resources=resources):
+                checked += self.assert_plan_passes_check(preset, ["--extent", extent, "--kernel-loops"], resources)
         self.assertGreater(checked, len(PRESETS) * len(self.EXTENTS) // 2)
 
 
@@ -1613,45 +1613,27 @@ class MalformedInput(CliAssertions, unittest.TestCase):
 
     P = ["plan", "--preset", "mi300x"]
     C = ["check", "--preset", "mi300x", "--block", "64"]
-    CASES = [
+    # Malformed values of one option: (the argv before it, the option, {value: what the line must say besides the option}).
+    BAD_VALUES = [
+        (P, "--elements", {
+            "": ["empty"], " 5": ["whitespace"], "5 ": ["whitespace"], "5\nfake second line": ["\\n"],
+            "+5": ["'+5'", "sign"], "-5": ["'-5'", "sign"], "1.5k": ["'1.5k'", "fraction"], "2^": ["'2^'", "exponent"],
+            "12abc": ["'12abc'"], "0x": ["'0x'"], "0xfg": ["'0xfg'"], "3^4": ["'3^4'"], "1e6": ["'1e6'"], "5,6": ["'5,6'"],
+            "2^64": ["2^64-1"], "18446744073709551616": ["2^64-1"], "18446744073709552k": ["2^64-1"],
+            "17179869184Gi": ["2^64-1"]}),
+        (P + ["--elements", "1"], "--regs", {"2^40": ["1099511627776", "4294967295"], "4294967296": ["4294967295"]}),
+        (P + ["--elements", "1"], "--sgprs", {"2^32": ["4294967295"]}),
+        (P + ["--elements", "1"], "--kernel-max-threads", {"0": ["positive"], "2^32": ["4294967295"]}),
+        (P + ["--elements", "1"], "--static-shared", {"2^64": ["2^64-1"]}),
+        (P + ["--elements", "1"], "--dynamic-shared", {"lots": ["'lots'"]}),
+        (P, "--extent", {"1,,2": ["'1,,2'", "y"], "1,2,3,4": ["more than 3"], "1,2,": ["z"], ",1": ["x"], "": ["empty"]}),
+        (C, "--grid", {"1,,2": ["'1,,2'"], "1,": ["'1,'"], "1,2,3,4": ["more than 3"], "1,1.5": ["fraction"], "-1": ["sign"],
+                       "2^64,1": ["2^64-1"]}),
+        (["check", "--preset", "mi300x", "--grid", "1"], "--block", {"64,64,64,64": ["more than 3"]}),
+    ]
+    CASES = [(before + [option, value], [option, *mentions])
+             for before, option, values in BAD_VALUES for value, mentions in values.items()] + [
         # (argv, texts the one stderr line must contain)
-        (P + ["--elements", ""], ["--elements", "empty"]),
-        (P + ["--elements", "+5"], ["--elements", "'+5'", "sign"]),
-        (P + ["--elements", "-5"], ["--elements", "'-5'", "sign"]),
-        (P + ["--elements", " 5"], ["--elements", "whitespace"]),
-        (P + ["--elements", "5 "], ["--elements", "whitespace"]),
-        (P + ["--elements", "1.5k"], ["--elements", "'1.5k'", "fraction"]),
-        (P + ["--elements", "12abc"], ["--elements", "'12abc'"]),
-        (P + ["--elements", "0x"], ["--elements", "'0x'"]),
-        (P + ["--elements", "0xfg"], ["--elements", "'0xfg'"]),
-        (P + ["--elements", "2^"], ["--elements", "'2^'", "exponent"]),
-        (P + ["--elements", "2^64"], ["--elements", "2^64-1"]),
-        (P + ["--elements", "3^4"], ["--elements", "'3^4'"]),
-        (P + ["--elements", "18446744073709551616"], ["--elements", "2^64-1"]),
-        (P + ["--elements", "18446744073709552k"], ["--elements", "2^64-1"]),
-        (P + ["--elements", "17179869184Gi"], ["--elements", "2^64-1"]),
-        (P + ["--elements", "1e6"], ["--elements", "'1e6'"]),
-        (P + ["--elements", "5,6"], ["--elements", "'5,6'"]),
-        (P + ["--elements", "5\nfake second line"], ["--elements", "\\n"]),
-        (P + ["--elements", "1", "--regs", "2^40"], ["--regs", "1099511627776", "4294967295"]),
-        (P + ["--elements", "1", "--regs", "4294967296"], ["--regs", "4294967295"]),
-        (P + ["--elements", "1", "--sgprs", "2^32"], ["--sgprs", "4294967295"]),
-        (P + ["--elements", "1", "--kernel-max-threads", "0"], ["--kernel-max-threads", "positive"]),
-        (P + ["--elements", "1", "--kernel-max-threads", "2^32"], ["--kernel-max-threads", "4294967295"]),
-        (P + ["--elements", "1", "--static-shared", "2^64"], ["--static-shared", "2^64-1"]),
-        (P + ["--elements", "1", "--dynamic-shared", "lots"], ["--dynamic-shared", "'lots'"]),
-        (P + ["--extent", "1,,2"], ["--extent", "'1,,2'", "y"]),
-        (P + ["--extent", "1,2,3,4"], ["--extent", "more than 3"]),
-        (P + ["--extent", "1,2,"], ["--extent", "z"]),
-        (P + ["--extent", ",1"], ["--extent", "x"]),
-        (P + ["--extent", ""], ["--extent", "empty"]),
-        (C + ["--grid", "1,,2"], ["--grid", "'1,,2'"]),
-        (C + ["--grid", "1,"], ["--grid", "'1,'"]),
-        (C + ["--grid", "1,2,3,4"], ["--grid", "more than 3"]),
-        (C + ["--grid", "1,1.5"], ["--grid", "fraction"]),
-        (C + ["--grid", "-1"], ["--grid", "sign"]),
-        (C + ["--grid", "2^64,1"], ["--grid", "2^64-1"]),
-        (["check", "--preset", "mi300x", "--grid", "1", "--block", "64,64,64,64"], ["--block", "more than 3"]),
         (P + ["--elements", "5", "--elements", "6"], ["--elements", "twice"]),
         (P + ["--elements", "5", "--json", "--json"], ["--json", "twice"]),
         (P + ["--elements"], ["--elements", "value"]),
