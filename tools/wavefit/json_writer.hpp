@@ -19,22 +19,10 @@ namespace wavefit::cli {
 
 class json_writer {
 public:
-    json_writer& begin_object() {
-        open('{');
-        return *this;
-    }
-    json_writer& end_object() {
-        close('}');
-        return *this;
-    }
-    json_writer& begin_array() {
-        open('[');
-        return *this;
-    }
-    json_writer& end_array() {
-        close(']');
-        return *this;
-    }
+    json_writer& begin_object() { return open('{'); }
+    json_writer& end_object() { return close('}'); }
+    json_writer& begin_array() { return open('['); }
+    json_writer& end_array() { return close(']'); }
 
     // Inside an object: the next value belongs to `name`.
     json_writer& key(std::string_view name) {
@@ -52,43 +40,23 @@ public:
     }
     json_writer& value(const char* text) { return value(std::string_view(text)); }
     json_writer& value(const std::string& text) { return value(std::string_view(text)); }
-    json_writer& value(bool b) {
-        separate();
-        out_ += b ? "true" : "false";
-        return *this;
-    }
-    json_writer& value(std::uint64_t n) {
-        separate();
-        out_ += std::to_string(n);
-        return *this;
-    }
+    json_writer& value(bool b) { return literal(b ? "true" : "false"); }
+    json_writer& value(std::uint64_t n) { return literal(std::to_string(n)); }
     json_writer& value(std::uint32_t n) { return value(std::uint64_t{n}); }
-    json_writer& value(std::int64_t n) {
-        separate();
-        out_ += std::to_string(n);
-        return *this;
-    }
+    json_writer& value(std::int64_t n) { return literal(std::to_string(n)); }
     json_writer& value(int n) { return value(std::int64_t{n}); }
     // JSON has no nan or inf; null is the one honest spelling of "no number".
     json_writer& value(double x) {
-        separate();
-        if (!std::isfinite(x)) {
-            out_ += "null";
-            return *this;
-        }
+        if (!std::isfinite(x)) return null();
         char buffer[32];
         const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
         const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
-        out_ += text;
+        literal(text);
         // "1" would read back as an integer in most JSON libraries; a ratio should stay a float.
         if (text.find_first_of(".eE") == std::string_view::npos) out_ += ".0";
         return *this;
     }
-    json_writer& null() {
-        separate();
-        out_ += "null";
-        return *this;
-    }
+    json_writer& null() { return literal("null"); }
     // A field that may be missing is null, never "" or 0, so that scripts can tell "none" from a value.
     json_writer& text_or_null(std::string_view text) { return text.empty() ? null() : value(text); }
     template <class T> json_writer& value_or_null(const std::optional<T>& v) { return v ? value(*v) : null(); }
@@ -139,14 +107,22 @@ private:
         bool has_items = false;
     };
 
-    void open(char bracket) {
+    json_writer& open(char bracket) {
         separate();
         out_ += bracket;
         levels_.push_back({});
+        return *this;
     }
-    void close(char bracket) {
+    json_writer& close(char bracket) {
         out_ += bracket;
         if (!levels_.empty()) levels_.pop_back();
+        return *this;
+    }
+    // A number, true, false or null: written as it is, unlike a string.
+    json_writer& literal(std::string_view text) {
+        separate();
+        out_ += text;
+        return *this;
     }
     // Commas go between items of the current array or object, never after a key.
     void separate() {
