@@ -29,17 +29,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string dir = argv[1];
-    cob::kernel_spec light;
-    light.name = "_Z5lightPf";
-    cob::kernel_spec heavy;
-    heavy.name = "_Z5heavyPfS_i";
-    heavy.vgpr_count = 256;
-    heavy.agpr_count = 64;
-    heavy.sgpr_count = 102;
-    heavy.vgpr_spill_count = 3;
-    heavy.max_flat_workgroup_size = 256;
-    heavy.group_segment_fixed_size = 32768;
-    heavy.private_segment_fixed_size = 48;
+    const cob::kernel_spec light = cob::kernel_spec::named("_Z5lightPf");
+    const cob::kernel_spec heavy =
+        cob::kernel_spec::named("_Z5heavyPfS_i").registers(256, 64, 102).spills(3, 0).bound(256).memory(32768, 48);
 
     const cob::bytes one = cob::code_object(cob::metadata({light}));
     write(dir, "code_object_v5", one);

@@ -90,6 +90,35 @@ struct kernel_spec {
     std::uint64_t group_segment_fixed_size = 0;
     std::uint64_t private_segment_fixed_size = 0;
     std::vector<std::string> omit;  // keys to leave out
+
+    // A kernel described the way its metadata reads, the unnamed fields at their defaults:
+    // kernel_spec::named("_Z4mfmaPf").registers(276, 128, 9).bound(256).
+    static kernel_spec named(std::string mangled) {
+        kernel_spec k;
+        k.name = std::move(mangled);
+        return k;
+    }
+    kernel_spec& registers(std::uint64_t vgprs, std::uint64_t agprs, std::uint64_t sgprs) {
+        vgpr_count = vgprs;
+        agpr_count = agprs;
+        sgpr_count = sgprs;
+        return *this;
+    }
+    kernel_spec& spills(std::uint64_t vgprs, std::uint64_t sgprs) {
+        vgpr_spill_count = vgprs;
+        sgpr_spill_count = sgprs;
+        return *this;
+    }
+    kernel_spec& bound(std::uint64_t max_threads) {
+        max_flat_workgroup_size = max_threads;
+        return *this;
+    }
+    // Static LDS per work-group and scratch per work-item, in bytes.
+    kernel_spec& memory(std::uint64_t lds_bytes, std::uint64_t scratch_bytes) {
+        group_segment_fixed_size = lds_bytes;
+        private_segment_fixed_size = scratch_bytes;
+        return *this;
+    }
 };
 
 // A kernel map as LLVM writes it (keys sorted, an .args array with one argument map).

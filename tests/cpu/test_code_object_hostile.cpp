@@ -38,11 +38,7 @@ std::string error_of(const bytes& b) {
     return "unreachable";
 }
 
-bytes small_code_object() {
-    cob::kernel_spec k;
-    k.name = "_Z5lightPf";
-    return cob::code_object(cob::metadata({k}));
-}
+bytes small_code_object() { return cob::code_object(cob::metadata({cob::kernel_spec::named("_Z5lightPf")})); }
 
 bytes small_bundle() {
     return cob::bundle({{"host-x86_64-unknown-linux", {}}, {"hipv4-amdgcn-amd-amdhsa--gfx90a", small_code_object()}});
@@ -184,8 +180,7 @@ TEST_CASE("a kernel without a field the runtime needs is refused, naming the fie
           "[code_object][hostile]") {
     for (const char* key : {".name", ".symbol", ".vgpr_count", ".sgpr_count", ".group_segment_fixed_size",
                             ".private_segment_fixed_size", ".max_flat_workgroup_size", ".wavefront_size"}) {
-        cob::kernel_spec k;
-        k.name = "_Z8my_kernelv";
+        cob::kernel_spec k = cob::kernel_spec::named("_Z8my_kernelv");
         k.omit = {key};
         const std::string message = error_of(cob::code_object(cob::metadata({k})));
         CHECK_THAT(message, Catch::EndsWith(std::string("has no ") + key));

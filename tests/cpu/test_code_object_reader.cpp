@@ -33,24 +33,27 @@ using wavefit::analysis::code_object_kernel;
 std::vector<code_object_kernel> read(const bytes& b) { return analysis::read_kernels(b.data(), b.size()); }
 
 cob::kernel_spec mfma_kernel() {
-    cob::kernel_spec k;
-    k.name = "_Z15mfma_accumulatePKDv4_DF16_PDv16_fi";
-    k.vgpr_count = 276;
-    k.agpr_count = 128;
-    k.sgpr_count = 9;
-    k.max_flat_workgroup_size = 256;
-    return k;
+    return cob::kernel_spec::named("_Z15mfma_accumulatePKDv4_DF16_PDv16_fi").registers(276, 128, 9).bound(256);
 }
 
 cob::kernel_spec spilling_kernel() {
-    cob::kernel_spec k;
-    k.name = "_Z17heavy_1024_spillsPKfPfi";
-    k.vgpr_count = 128;
-    k.sgpr_count = 18;
-    k.vgpr_spill_count = 62;
-    k.private_segment_fixed_size = 252;
-    k.group_segment_fixed_size = 4096;
-    return k;
+    return cob::kernel_spec::named("_Z17heavy_1024_spillsPKfPfi").registers(128, 0, 18).spills(62, 0).memory(4096, 252);
+}
+
+// Every metadata field of `read` is what `written` put into the code object (the defaults of kernel_spec
+// included: wavefront 64, a bound of 1024, no LDS, no scratch).
+void check_read_as_written(const code_object_kernel& read, const cob::kernel_spec& written) {
+    CAPTURE(written.name);
+    CHECK(read.name == written.name);
+    CHECK(read.vgpr_count == written.vgpr_count);
+    CHECK(read.agpr_count == written.agpr_count);
+    CHECK(read.sgpr_count == written.sgpr_count);
+    CHECK(read.vgpr_spill_count == written.vgpr_spill_count);
+    CHECK(read.sgpr_spill_count == written.sgpr_spill_count);
+    CHECK(read.wavefront_size == written.wavefront_size);
+    CHECK(read.max_flat_workgroup_size == written.max_flat_workgroup_size);
+    CHECK(read.group_segment_fixed_size == written.group_segment_fixed_size);
+    CHECK(read.private_segment_fixed_size == written.private_segment_fixed_size);
 }
 
 }  // namespace
@@ -59,28 +62,16 @@ TEST_CASE("every metadata field of every kernel of a code object is read", "[cod
     const auto kernels = read(cob::code_object(cob::metadata({mfma_kernel(), spilling_kernel()})));
     REQUIRE(kernels.size() == 2);
     const code_object_kernel& m = kernels[0];
+    check_read_as_written(m, mfma_kernel());
     CHECK(m.target == "gfx90a");
     CHECK(m.target_id == "gfx90a:sramecc+:xnack-");
-    CHECK(m.name == "_Z15mfma_accumulatePKDv4_DF16_PDv16_fi");
     CHECK(m.symbol == "_Z15mfma_accumulatePKDv4_DF16_PDv16_fi.kd");
-    CHECK(m.vgpr_count == 276);
-    CHECK(m.agpr_count == 128);
-    CHECK(m.sgpr_count == 9);
-    CHECK(m.wavefront_size == 64);
-    CHECK(m.max_flat_workgroup_size == 256);
-    CHECK(m.group_segment_fixed_size == 0);
-    CHECK(m.private_segment_fixed_size == 0);
     CHECK_FALSE(m.spills());
     CHECK_FALSE(m.uses_scratch());
     CHECK(m.code_object_offset == 0);
 
     const code_object_kernel& s = kernels[1];
-    CHECK(s.name == "_Z17heavy_1024_spillsPKfPfi");
-    CHECK(s.vgpr_count == 128);
-    CHECK(s.vgpr_spill_count == 62);
-    CHECK(s.private_segment_fixed_size == 252);
-    CHECK(s.group_segment_fixed_size == 4096);
-    CHECK(s.max_flat_workgroup_size == 1024);
+    check_read_as_written(s, spilling_kernel());
     CHECK(s.spills());
     CHECK(s.uses_scratch());
 }
@@ -208,8 +199,7 @@ TEST_CASE("bundle entries of other offload kinds and vendors are skipped", "[cod
 }
 
 TEST_CASE("a host ELF's .hip_fatbin with two zero-padded bundles yields the kernels of both", "[code_object]") {
-    cob::kernel_spec second;
-    second.name = "_Z15second_tu_scalePddj";
+    const cob::kernel_spec second = cob::kernel_spec::named("_Z15second_tu_scalePddj");
     const bytes first_bundle = cob::bundle(
         {{"host-x86_64-unknown-linux", {}},
          {"hipv4-amdgcn-amd-amdhsa--gfx90a", cob::code_object(cob::metadata({mfma_kernel(), spilling_kernel()}))}},
