@@ -148,6 +148,23 @@ bool one_line(std::string_view s) {
     return true;
 }
 
+// Runs `step` (parsing the command line, or running its request), which may throw nothing but a usage_error with a
+// non-empty one-line message; `who` names the step in a finding. False when the step threw that usage_error.
+template <class Step>
+bool succeeds_or_refuses_usage(const char* who, Step step) {
+    try {
+        step();
+        return true;
+    } catch (const wavefit::cli::usage_error& e) {
+        const std::string_view m = e.what();
+        if (m.empty() || !one_line(m))
+            finding((std::string("a usage error from ") + who + " is empty or spans lines").c_str(), m);
+        return false;
+    } catch (const std::exception& e) {
+        finding((std::string(who) + " threw something other than usage_error").c_str(), e.what());
+    }
+}
+
 bool wants_json(const wavefit::cli::command_line& request) {
     return std::visit(
         [](const auto& r) {
@@ -179,15 +196,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::string_view> args(words.begin(), words.end());
 
     wavefit::cli::command_line request;
-    try {
-        request = wavefit::cli::parse_command_line(args);
-    } catch (const wavefit::cli::usage_error& e) {
-        const std::string_view m = e.what();
-        if (m.empty() || !one_line(m)) finding("a usage error is empty or spans lines", m);
+    if (!succeeds_or_refuses_usage("parse_command_line", [&] { request = wavefit::cli::parse_command_line(args); }))
         return 0;
-    } catch (const std::exception& e) {
-        finding("parse_command_line threw something other than usage_error", e.what());
-    }
 
     // Commands that read a file (inspect FILE, --kernel FILE:NAME, explain --scan/--kb) are parsed but not run: the
     // fuzzer must not read arbitrary paths of the machine; fuzz_code_object covers the reading.
@@ -202,15 +212,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (names_a_file) return 0;
 
     wavefit::cli::command_output out;
-    try {
-        out = std::visit([](const auto& r) { return wavefit::cli::run(r); }, request);
-    } catch (const wavefit::cli::usage_error& e) {
-        const std::string_view m = e.what();
-        if (m.empty() || !one_line(m)) finding("a usage error from a command is empty or spans lines", m);
+    if (!succeeds_or_refuses_usage("a command",
+                                   [&] { out = std::visit([](const auto& r) { return wavefit::cli::run(r); }, request); }))
         return 0;
-    } catch (const std::exception& e) {
-        finding("a command threw something other than usage_error", e.what());
-    }
     if (out.exit_code < 0 || out.exit_code > 2) finding("exit code outside 0..2");
     if (wants_json(request)) {
         if (!json_checker(out.out).document()) finding("--json output is not one valid JSON document", out.out);

@@ -90,6 +90,22 @@ void write_string(std::string& out, std::string_view s) {
     out += '"';
 }
 
+void write(std::string& out, const json_value& v);
+
+// An array's or an object's members between `open` and `close`, comma-separated, each behind its key in an object.
+void write_members(std::string& out, const json_value& v, char open, char close) {
+    out += open;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) out += ',';
+        if (v.type() == json_type::object) {
+            write_string(out, v.key(i));
+            out += ':';
+        }
+        write(out, v[i]);
+    }
+    out += close;
+}
+
 void write(std::string& out, const json_value& v) {
     switch (v.type()) {
         case json_type::null: out += "null"; return;
@@ -112,24 +128,8 @@ void write(std::string& out, const json_value& v) {
             }
             return;
         }
-        case json_type::array:
-            out += '[';
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                if (i > 0) out += ',';
-                write(out, v[i]);
-            }
-            out += ']';
-            return;
-        case json_type::object:
-            out += '{';
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                if (i > 0) out += ',';
-                write_string(out, v.key(i));
-                out += ':';
-                write(out, v[i]);
-            }
-            out += '}';
-            return;
+        case json_type::array: write_members(out, v, '[', ']'); return;
+        case json_type::object: write_members(out, v, '{', '}'); return;
     }
 }
 

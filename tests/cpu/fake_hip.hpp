@@ -72,6 +72,13 @@ int device_of(hipStream_t s);
 // What the fake device reports for an attribute.
 int attribute(hipDeviceAttribute_t a, int device);
 
+// The address HIP knows a kernel function by: what wavefit passes to hipFuncGetAttributes and hipLaunchKernel, and
+// what the functions below take.
+template <class... Params>
+const void* address_of(void (*kernel)(Params...)) {
+    return reinterpret_cast<const void*>(kernel);
+}
+
 // A kernel's max-dynamic-shared-memory attribute as hipFuncSetAttribute left it (65536 by default).
 int dynamic_shared_of(const void* kernel);
 

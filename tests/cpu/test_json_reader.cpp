@@ -20,8 +20,6 @@ namespace {
 using wavefit::detail::json_limits;
 using wavefit::detail::json_pull_reader;
 using wavefit::detail::json_token;
-using wavefit::detail::json_type;
-using wavefit::detail::json_value;
 using wavefit::detail::parse_json;
 
 // Every token of `text` as "kind:text" lines, read through a source that hands out `step` bytes at a
@@ -362,8 +360,8 @@ TEST_CASE("skip() passes over a whole value, however nested, and reports a malfo
 TEST_CASE("the DOM's accessors never throw: wrong types are empty, missing members are null") {
     const auto r = parse_json(R"({"name": "k", "grid": [2048, 1, 1], "ratio": 0.5, "on": true, "none": null, "neg": -3})");
     REQUIRE(r.ok());
-    const json_value& doc = r.value;
-    CHECK(doc.type() == json_type::object);
+    const wavefit::detail::json_value& doc = r.value;
+    CHECK(doc.type() == wavefit::detail::json_type::object);
     CHECK(doc.size() == 6);
     CHECK(doc.key(1) == "grid");
     CHECK(doc["name"].as_string() == std::string_view("k"));

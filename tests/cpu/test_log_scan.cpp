@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +40,23 @@ std::vector<std::pair<std::string, std::vector<std::uint64_t>>> scan(const cli::
 std::vector<std::pair<std::string, std::vector<std::uint64_t>>> scan(std::string_view text) {
     const cli::notebook book;
     return scan(book, text);
+}
+
+// The scanner's whole report on `lines`, scanned in order against `book`.
+cli::scan_report report_of(const cli::notebook& book, std::initializer_list<std::string_view> lines) {
+    cli::log_scanner scanner(book);
+    for (const std::string_view line : lines) scanner.line(line);
+    return scanner.report();
+}
+
+// Parses `text` as the team file "t.kb", which has no errors of its own, adds its entries to `book`, and requires
+// that adding refused `refused` of them (one error each, kept in the result).
+cli::team_file_result add_team_text(cli::notebook& book, std::size_t refused, std::string_view text) {
+    auto parsed = cli::parse_team_text(text, "t.kb");
+    REQUIRE(parsed.error_count == 0);
+    cli::add_team_entries(book, parsed);
+    REQUIRE(parsed.error_count == refused);
+    return parsed;
 }
 
 using found = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
@@ -113,13 +131,12 @@ TEST_CASE("a number counts only in an error context, and only when nothing else 
 
 TEST_CASE("the launch-bounds line gives its numbers and a fix made of them", "[log_scan]") {
     const cli::notebook book;
-    cli::log_scanner scanner(book);
-    scanner.line(
-        ":1:hip_module.cpp :91 : 1885938529 us: [pid:4242] Launch params (1024, 1, 1) are larger than launch "
-        "bounds (256) for kernel _ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__");
-    scanner.line("Launch params (64, 4, 1) are larger than launch bounds (128) for kernel k2");
-    scanner.line("Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel _ZL12rms_norm_f32");
-    const auto& problems = scanner.report().problems;
+    const cli::scan_report report =
+        report_of(book, {":1:hip_module.cpp :91 : 1885938529 us: [pid:4242] Launch params (1024, 1, 1) are larger than "
+                         "launch bounds (256) for kernel _ZL12rms_norm_f32ILi1024EEvPKfPfif please add __launch_bounds__",
+                         "Launch params (64, 4, 1) are larger than launch bounds (128) for kernel k2",
+                         "Launch params (1024, 1, 1) are larger than launch bounds (256) for kernel _ZL12rms_norm_f32"});
+    const auto& problems = report.problems;
     REQUIRE(problems.size() == 2);
     CHECK(problems[0].lines == std::vector<std::uint64_t>{1, 3});
     CHECK(problems[0].numbers == std::vector<std::pair<std::string, std::uint64_t>>{
@@ -141,25 +158,22 @@ TEST_CASE("a malformed launch-bounds line is still the problem, without numbers"
           "Launch params (1024, 1, 1) are larger than launch bounds (",
           "Launch params () are larger than launch bounds ()"}) {
         CAPTURE(line);
-        cli::log_scanner scanner(book);
-        scanner.line(line);
-        REQUIRE(scanner.report().problems.size() == 1);
-        CHECK(scanner.report().problems[0].numbers.empty());
-        CHECK_FALSE(scanner.report().problems[0].from_line.has_value());
+        const cli::scan_report report = report_of(book, {line});
+        REQUIRE(report.problems.size() == 1);
+        CHECK(report.problems[0].numbers.empty());
+        CHECK_FALSE(report.problems[0].from_line.has_value());
     }
     // Huge dimensions are clamped, never wrapped.
-    cli::log_scanner scanner(book);
-    scanner.line("Launch params (999999999999999999, 999999999999999999, 9) are larger than launch bounds (1)");
-    CHECK(scanner.report().problems.at(0).numbers.at(4).second == (std::uint64_t{1} << 62));
+    const cli::scan_report huge =
+        report_of(book, {"Launch params (999999999999999999, 999999999999999999, 9) are larger than launch bounds (1)"});
+    CHECK(huge.problems.at(0).numbers.at(4).second == (std::uint64_t{1} << 62));
 }
 
 TEST_CASE("the memory fault line gives its node and reason", "[log_scan]") {
     const cli::notebook book;
-    cli::log_scanner scanner(book);
-    scanner.line(
-        "Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present "
-        "or supervisor privilege.");
-    const auto& p = scanner.report().problems.at(0);
+    const cli::found_problem p = report_of(book, {"Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address "
+                                                  "(nil). Reason: Page not present or supervisor privilege."})
+                                     .problems.at(0);
     CHECK(book.entries()[p.entry].name == "hipErrorIllegalAddress");
     CHECK(p.numbers == std::vector<std::pair<std::string, std::uint64_t>>{{"node", 4}, {"address", 0}});
     // Issue 20: an address of (nil), 0x0 or 0x1000 is a null pointer, and the cause says so.
@@ -173,10 +187,9 @@ TEST_CASE("the memory fault line gives its node and reason", "[log_scan]") {
 TEST_CASE("a memory fault near address 0 is a null pointer plus an offset; a high address is not", "[log_scan]") {
     const cli::notebook book;
     const auto fault = [&](const std::string& address) {
-        cli::log_scanner scanner(book);
-        scanner.line("Memory access fault by GPU node-2 (Agent handle: 0x5646) on address " + address +
-                     ". Reason: Page not present or supervisor privilege.");
-        return scanner.report().problems.at(0);
+        const std::string line = "Memory access fault by GPU node-2 (Agent handle: 0x5646) on address " + address +
+                                 ". Reason: Page not present or supervisor privilege.";
+        return report_of(book, {line}).problems.at(0);
     };
     const cli::found_problem zero = fault("0x0");
     CHECK(zero.from_line->cause.find("on address 0x0 (Reason") != std::string::npos);
@@ -302,15 +315,11 @@ TEST_CASE("team files: limits on lines, values and entries", "[team_file]") {
 
 TEST_CASE("team entries extend built-in ones after their own texts, or stand alone", "[team_file]") {
     cli::notebook book;
-    auto parsed = cli::parse_team_text(
-        "entry: CUDAERRORILLEGALADDRESS\ncause: our c\nfix: our f\nseen: CI\n"
-        "entry: team_new\nalias: TEAM_NEW_ALIAS\ncode: 77777\npattern: the widget broke\n"
-        "meaning: m\ncause: c\nfix: f\n"
-        "entry: team_new\ncause: c2\nfix: f2\n",
-        "t.kb");
-    REQUIRE(parsed.error_count == 0);
-    cli::add_team_entries(book, parsed);
-    REQUIRE(parsed.error_count == 0);
+    add_team_text(book, 0,
+                  "entry: CUDAERRORILLEGALADDRESS\ncause: our c\nfix: our f\nseen: CI\n"
+                  "entry: team_new\nalias: TEAM_NEW_ALIAS\ncode: 77777\npattern: the widget broke\n"
+                  "meaning: m\ncause: c\nfix: f\n"
+                  "entry: team_new\ncause: c2\nfix: f2\n");
     const std::size_t illegal = book.find("hipErrorIllegalAddress");
     const cli::notebook_entry& e = book.entries().at(illegal);
     const std::size_t own = e.builtin->cause_count;
@@ -332,16 +341,12 @@ TEST_CASE("team entries extend built-in ones after their own texts, or stand alo
 TEST_CASE("a team entry that would take a built-in name or code is refused and changes nothing", "[team_file]") {
     cli::notebook book;
     const cli::notebook pristine;
-    auto parsed = cli::parse_team_text(
-        "entry: team_a\nalias: hipErrorInvalidValue\nmeaning: m\ncause: c\nfix: f\n"
-        "entry: team_b\ncode: 9\nmeaning: m\ncause: c\nfix: f\n"
-        "entry: hipErrorInvalidValue\ncode: 5\ncause: c\nfix: f\n"
-        "entry: team_c\npattern: some text\n",
-        "t.kb");
-    CHECK(parsed.error_count == 0);
-    cli::add_team_entries(book, parsed);
-    CHECK(parsed.error_count == 4);
-    CHECK(parsed.errors.at(3) ==
+    const auto added = add_team_text(book, 4,
+                                     "entry: team_a\nalias: hipErrorInvalidValue\nmeaning: m\ncause: c\nfix: f\n"
+                                     "entry: team_b\ncode: 9\nmeaning: m\ncause: c\nfix: f\n"
+                                     "entry: hipErrorInvalidValue\ncode: 5\ncause: c\nfix: f\n"
+                                     "entry: team_c\npattern: some text\n");
+    CHECK(added.errors.at(3) ==
           "t.kb:15: 'team_c' is no built-in entry, so it stands alone and needs meaning: and at least one cause:/fix: "
           "pair (entry rejected)");
     REQUIRE(book.entries().size() == pristine.entries().size());

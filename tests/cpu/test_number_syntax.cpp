@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "../../tools/wavefit/number_syntax.hpp"
 
@@ -33,6 +35,30 @@ std::string error_of(const std::string& text) {
     return std::string(r.error);
 }
 
+// Each text parses to its value.
+void check_values(std::initializer_list<std::pair<const char*, std::uint64_t>> texts_and_values) {
+    for (const auto& [text, value] : texts_and_values) {
+        CAPTURE(text);
+        CHECK(value_of(text) == value);
+    }
+}
+
+// Each text is rejected with a reason that mentions its problem.
+void check_reasons(std::initializer_list<std::pair<std::string, const char*>> texts_and_problems) {
+    for (const auto& [text, problem] : texts_and_problems) {
+        CAPTURE(text, problem);
+        CHECK(error_of(text).find(problem) != std::string::npos);
+    }
+}
+
+// Every parse of `text`, as a number or as a dimension list, either succeeds or gives a reason.
+void check_parsed_or_explained(const std::string& text) {
+    const auto n = parse_number(text);
+    const auto d = parse_dims(text);
+    CHECK((n.ok() || !n.error.empty()));
+    CHECK((d.ok() || !d.error.empty()));
+}
+
 }  // namespace
 
 // Usable in constant expressions: the parser has no hidden state or allocation.
@@ -42,33 +68,34 @@ static_assert(!parse_number("1.5k").ok());
 static_assert(parse_dims("256,4").value.y == 4);
 
 TEST_CASE("decimal numbers parse exactly, leading zeros included", "[number_syntax]") {
-    CHECK(value_of("0") == 0);
-    CHECK(value_of("1") == 1);
-    CHECK(value_of("4096") == 4096);
-    CHECK(value_of("007") == 7);
-    CHECK(value_of("0000000000000000000000000000000042") == 42);
-    CHECK(value_of("18446744073709551615") == u64_max);
+    check_values({{"0", 0},
+                  {"1", 1},
+                  {"4096", 4096},
+                  {"007", 7},
+                  {"0000000000000000000000000000000042", 42},
+                  {"18446744073709551615", u64_max}});
 }
 
 TEST_CASE("hex numbers take 0x or 0X and digits of either case", "[number_syntax]") {
-    CHECK(value_of("0x10") == 16);
-    CHECK(value_of("0X10") == 16);
-    CHECK(value_of("0xdeadBEEF") == 0xdeadbeefu);
-    CHECK(value_of("0x0") == 0);
-    CHECK(value_of("0x00000000000000000001") == 1);
-    CHECK(value_of("0xFFFFFFFFFFFFFFFF") == u64_max);
+    const std::pair<const char*, std::uint64_t> digits_and_values[] = {
+        {"10", 16}, {"deadBEEF", 0xdeadbeefu}, {"0", 0}, {"00000000000000000001", 1}, {"FFFFFFFFFFFFFFFF", u64_max}};
+    for (const auto& [digits, value] : digits_and_values)
+        for (const std::string prefix : {"0x", "0X"}) {
+            CAPTURE(prefix + digits);
+            CHECK(value_of(prefix + digits) == value);
+        }
 }
 
 TEST_CASE("k, K, M and G are powers of 1000; Ki, Mi and Gi powers of 1024", "[number_syntax]") {
-    CHECK(value_of("4k") == 4000);
-    CHECK(value_of("4K") == 4000);
-    CHECK(value_of("3M") == 3000000);
-    CHECK(value_of("2G") == 2000000000);
-    CHECK(value_of("48Ki") == 49152);
-    CHECK(value_of("1Mi") == 1048576);
-    CHECK(value_of("16Gi") == (std::uint64_t{16} << 30));
-    CHECK(value_of("0k") == 0);
-    CHECK(value_of("18446744073G") == 18446744073000000000u);
+    check_values({{"4k", 4 * 1000},
+                  {"4K", 4 * 1000},
+                  {"3M", 3 * 1000 * 1000},
+                  {"2G", 2 * 1000 * 1000 * 1000},
+                  {"48Ki", 48 * 1024},
+                  {"1Mi", 1024 * 1024},
+                  {"16Gi", std::uint64_t{16} << 30},
+                  {"0k", 0},
+                  {"18446744073G", 18446744073000000000u}});
 }
 
 TEST_CASE("2^N covers every power of two a uint64 holds", "[number_syntax]") {
@@ -90,33 +117,16 @@ TEST_CASE("values above 2^64-1 are rejected as overflow, however they are writte
 
 TEST_CASE("malformed numbers are rejected with a reason naming the problem", "[number_syntax]") {
     CHECK(error_of("") == "empty value");
-    CHECK(error_of("+5").find("sign") != std::string::npos);
-    CHECK(error_of("-5").find("sign") != std::string::npos);
-    CHECK(error_of("-0").find("sign") != std::string::npos);
-    CHECK(error_of(" 5").find("whitespace") != std::string::npos);
-    CHECK(error_of("5 ").find("whitespace") != std::string::npos);
-    CHECK(error_of("5\t").find("whitespace") != std::string::npos);
-    CHECK(error_of("1 000").find("whitespace") != std::string::npos);
-    CHECK(error_of("1.5k").find("fractions") != std::string::npos);
-    CHECK(error_of("1.5").find("fractions") != std::string::npos);
-    CHECK(error_of("0x1.8").find("fractions") != std::string::npos);
     CHECK(error_of("0x") == "'0x' without hex digits");
     CHECK(error_of("0X") == "'0x' without hex digits");
     CHECK(error_of("2^") == "'2^' without an exponent");
-    CHECK(error_of("3^2").find("powers of two") != std::string::npos);
-    CHECK(error_of("^5").find("not a number") != std::string::npos);
-    CHECK(error_of("2^-1").find("exponent") != std::string::npos);
-    CHECK(error_of("2^4k").find("exponent") != std::string::npos);
-    CHECK(error_of("abc").find("not a number") != std::string::npos);
-    CHECK(error_of("k").find("not a number") != std::string::npos);
-    CHECK(error_of("5kk").find("suffixes") != std::string::npos);
-    CHECK(error_of("5m").find("suffixes") != std::string::npos);
-    CHECK(error_of("5KiB").find("suffixes") != std::string::npos);
-    CHECK(error_of("1e6").find("suffixes") != std::string::npos);
-    CHECK(error_of("0x1k").find("hex") != std::string::npos);
-    CHECK(error_of("0xg").find("hex") != std::string::npos);
-    CHECK(error_of("5,6").find("list") != std::string::npos);
-    CHECK(error_of(std::string("5\0", 2)).find("suffixes") != std::string::npos);
+    check_reasons(
+        {{"+5", "sign"},       {"-5", "sign"},         {"-0", "sign"},           {" 5", "whitespace"},
+         {"5 ", "whitespace"}, {"5\t", "whitespace"},  {"1 000", "whitespace"},  {"1.5k", "fractions"},
+         {"1.5", "fractions"}, {"0x1.8", "fractions"}, {"3^2", "powers of two"}, {"^5", "not a number"},
+         {"2^-1", "exponent"}, {"2^4k", "exponent"},   {"abc", "not a number"},  {"k", "not a number"},
+         {"5kk", "suffixes"},  {"5m", "suffixes"},     {"5KiB", "suffixes"},     {"1e6", "suffixes"},
+         {"0x1k", "hex"},      {"0xg", "hex"},         {"5,6", "list"},          {std::string("5\0", 2), "suffixes"}});
 }
 
 TEST_CASE("every decimal and hex rendering of a uint64 parses back to itself", "[number_syntax]") {
@@ -138,43 +148,33 @@ TEST_CASE("arbitrary bytes never crash the parser and every rejection has a reas
     for (char a : alphabet)
         for (char b : alphabet)
             for (char c : alphabet) {
-                for (const std::string& t : {std::string{a}, std::string{a, b}, std::string{a, b, c}}) {
-                    const auto n = parse_number(t);
-                    const auto d = parse_dims(t);
-                    CHECK((n.ok() || !n.error.empty()));
-                    CHECK((d.ok() || !d.error.empty()));
-                }
+                for (const std::string& t : {std::string{a}, std::string{a, b}, std::string{a, b, c}})
+                    check_parsed_or_explained(t);
             }
     std::mt19937 random(7);
     for (int i = 0; i < 5000; ++i) {
         text.assign(random() % 24, '\0');
         for (char& ch : text) ch = static_cast<char>(random() % 256);
-        const auto n = parse_number(text);
-        const auto d = parse_dims(text);
-        CHECK((n.ok() || !n.error.empty()));
-        CHECK((d.ok() || !d.error.empty()));
+        check_parsed_or_explained(text);
     }
 }
 
 TEST_CASE("dimension lists take 1 to 3 numbers; missing dimensions are 1", "[number_syntax]") {
-    const auto one = parse_dims("256");
-    REQUIRE(one.ok());
-    CHECK(one.count == 1);
-    CHECK(one.value == wavefit::dims{256, 1, 1});
-
-    const auto two = parse_dims("16,8");
-    REQUIRE(two.ok());
-    CHECK(two.count == 2);
-    CHECK(two.value == wavefit::dims{16, 8, 1});
-
-    const auto three = parse_dims("2^10,0x10,4k");
-    REQUIRE(three.ok());
-    CHECK(three.count == 3);
-    CHECK(three.value == wavefit::dims{1024, 16, 4000});
-
-    const auto biggest = parse_dims("18446744073709551615,18446744073709551615,2^63");
-    REQUIRE(biggest.ok());
-    CHECK(biggest.value == wavefit::dims{u64_max, u64_max, std::uint64_t{1} << 63});
+    struct dims_case {
+        const char* text;
+        int count;
+        wavefit::dims value;
+    };
+    for (const dims_case& x : {dims_case{"256", 1, wavefit::dims{256, 1, 1}}, dims_case{"16,8", 2, wavefit::dims{16, 8, 1}},
+                               dims_case{"2^10,0x10,4k", 3, wavefit::dims{1024, 16, 4000}},
+                               dims_case{"18446744073709551615,18446744073709551615,2^63", 3,
+                                         wavefit::dims{u64_max, u64_max, std::uint64_t{1} << 63}}}) {
+        const auto r = parse_dims(x.text);
+        CAPTURE(x.text, r.error);
+        REQUIRE(r.ok());
+        CHECK(r.count == x.count);
+        CHECK(r.value == x.value);
+    }
 }
 
 TEST_CASE("zeros in a dimension list parse: validation, not the parser, rejects them", "[number_syntax]") {

@@ -10,6 +10,7 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
 
+#include "occupancy_reference.hpp"
 #include "support.hpp"
 
 #include <algorithm>
@@ -22,10 +23,7 @@
 
 namespace {
 
-using wavefit::kernel_resources;
-using limiter = wavefit::occupancy_report::limiter;
-using wavefit::occupancy;
-namespace presets = wavefit::presets;
+using namespace occupancy_spec;
 
 // What clr knows about a device: isa().versionMajor(), info().vgprsPerSimd_, vgprAllocGranularity_,
 // sgprsPerSimd_ (800 on gfx9, UINT32_MAX on gfx10+), isa().simdPerCU() (2 per CU on gfx10+, doubled
@@ -56,12 +54,7 @@ const hip_device hip_devices[] = {
     {"rx7900xtx", 11, 1536, 24, no_sgpr_limit, 2, true, 65536, 1024, 32},
 };
 
-const hip_device& hip_device_for(const std::string& preset) {
-    for (const hip_device& d : hip_devices)
-        if (preset == d.preset) return d;
-    FAIL("no HIP device constants for preset " << preset);
-    return hip_devices[0];
-}
+const hip_device& hip_device_for(const std::string& preset) { return reference_device(hip_devices, preset); }
 
 std::size_t align_up(std::size_t v, std::size_t unit) { return (v + unit - 1) / unit * unit; }
 
@@ -96,67 +89,17 @@ int hip_max_blocks_per_cu(const hip_device& device, int inputBlockSize, std::siz
     return maxBlocksPerCU;
 }
 
-struct amd_case {
-    std::uint32_t registers = 0;
-    std::uint32_t sgprs = 0;
-    std::uint64_t static_lds = 0;
-    std::uint64_t dynamic_lds = 0;
-    std::uint64_t block = 0;
-    int hip_blocks = 0;
-    std::uint32_t wavefit_blocks = 0;
-    std::uint32_t wavefit_waves = 0;
-    double wavefit_occupancy = 0.0;
-};
-
-// Compares every combination; reports the number of disagreements and the first one, with its inputs.
-struct sweep_result {
-    std::uint64_t compared = 0;
-    std::uint64_t block_mismatches = 0;
-    std::uint64_t wave_mismatches = 0;
-    amd_case first_block_mismatch{};
-    amd_case first_wave_mismatch{};
-};
-
-void compare(const wavefit::device_limits& d, const hip_device& hip, const kernel_resources& k, std::uint64_t dynamic,
-             std::uint64_t block, sweep_result& out) {
-    const wavefit::occupancy_report r = occupancy(d, k, block, dynamic);
-    const int expected = hip_max_blocks_per_cu(hip, static_cast<int>(block), k.registers, k.scalar_registers,
-                                               static_cast<std::size_t>(k.static_shared), static_cast<std::size_t>(dynamic));
-    ++out.compared;
-    const amd_case c{k.registers, k.scalar_registers,     k.static_shared,       dynamic,    block,
-                     expected,    r.active_blocks_per_cu, r.active_waves_per_cu, r.occupancy};
-    if (static_cast<std::int64_t>(r.active_blocks_per_cu) != expected) {
-        if (out.block_mismatches++ == 0) out.first_block_mismatch = c;
-    }
-    // Waves follow from blocks: each block occupies ceil(block / wave) waves; the ratio is over
-    // simds x max waves per SIMD.
-    const std::uint64_t waves_per_block = (block + hip.wavefront_size - 1) / hip.wavefront_size;
-    const std::uint64_t expected_waves = static_cast<std::uint64_t>(std::max(expected, 0)) * waves_per_block;
+// Waves per block follow from the kernel's wavefront size; a CU holds simds x max waves per SIMD.
+reference_waves waves_of(const hip_device& hip) {
     const std::uint32_t simds = hip.wgp_mode ? hip.simd_per_cu * 2 : hip.simd_per_cu;
-    const double max_waves = static_cast<double>(simds * (hip.isa_major <= 9 ? 8u : 16u));
-    if (r.active_waves_per_cu != expected_waves || r.occupancy != static_cast<double>(expected_waves) / max_waves) {
-        if (out.wave_mismatches++ == 0) out.first_wave_mismatch = c;
-    }
+    return {hip.wavefront_size, simds * (hip.isa_major <= 9 ? 8u : 16u)};
 }
 
-void require_no_mismatch(const char* sweep, const sweep_result& s) {
-    INFO(sweep << ": compared " << s.compared << " configurations");
-    {
-        const amd_case& m = s.first_block_mismatch;
-        INFO("first blocks mismatch: registers " << m.registers << ", sgprs " << m.sgprs << ", static LDS " << m.static_lds
-                                                 << ", dynamic LDS " << m.dynamic_lds << ", block " << m.block << ": HIP "
-                                                 << m.hip_blocks << " blocks, wavefit " << m.wavefit_blocks);
-        CHECK(s.block_mismatches == 0);
-    }
-    {
-        const amd_case& m = s.first_wave_mismatch;
-        INFO("first waves mismatch: registers " << m.registers << ", sgprs " << m.sgprs << ", static LDS " << m.static_lds
-                                                << ", dynamic LDS " << m.dynamic_lds << ", block " << m.block << ": HIP "
-                                                << m.hip_blocks << " blocks, wavefit " << m.wavefit_waves
-                                                << " waves, occupancy " << m.wavefit_occupancy);
-        CHECK(s.wave_mismatches == 0);
-    }
-    REQUIRE(s.compared > 0);
+void compare(const wavefit::device_limits& d, const hip_device& hip, const kernel_resources& k, std::uint64_t dynamic,
+             std::uint64_t block, sweep_tally& tally) {
+    const int expected = hip_max_blocks_per_cu(hip, static_cast<int>(block), k.registers, k.scalar_registers,
+                                               static_cast<std::size_t>(k.static_shared), static_cast<std::size_t>(dynamic));
+    compare_with_reference(d, k, dynamic, block, expected, waves_of(hip), tally);
 }
 
 // The exhaustive comparison for one preset:
@@ -170,7 +113,7 @@ void sweep_preset(const std::string& key) {
     INFO("preset " << key << " (" << wavefit::to_string(d) << ")");
     const std::uint32_t max_registers = hip.isa_major >= 10 ? 256 : 512;
 
-    sweep_result regs_sweep;
+    sweep_tally regs_sweep;
     kernel_resources k{};
     for (std::uint32_t sgprs : {0u, 16u, 32u, 48u, 64u, 80u, 96u, 112u}) {
         k.scalar_registers = sgprs;
@@ -179,7 +122,7 @@ void sweep_preset(const std::string& key) {
             for (std::uint64_t block = 1; block <= 1024; ++block) compare(d, hip, k, 0, block, regs_sweep);
         }
     }
-    require_no_mismatch("registers x SGPRs x block sizes", regs_sweep);
+    require_agreement("registers x SGPRs x block sizes", regs_sweep);
 
     std::vector<std::uint64_t> lds_sizes{0, 1, 4096, 16384, 32768, 65536, 65537};
     if (hip.local_mem_size > 65536) {
@@ -188,7 +131,7 @@ void sweep_preset(const std::string& key) {
     }
     std::vector<std::uint32_t> register_edges{0, 1, 8, 9, 24, 25, 64, 65, 96, 128, 129, 168, 256};
     if (max_registers == 512) register_edges.insert(register_edges.end(), {257, 464, 490, 512});
-    sweep_result lds_sweep;
+    sweep_tally lds_sweep;
     for (std::uint64_t static_lds : lds_sizes)
         for (std::uint64_t dynamic_lds : lds_sizes)
             for (std::uint32_t regs : register_edges)
@@ -199,7 +142,7 @@ void sweep_preset(const std::string& key) {
                     k.static_shared = static_lds;
                     for (std::uint64_t block = 1; block <= 1024; ++block) compare(d, hip, k, dynamic_lds, block, lds_sweep);
                 }
-    require_no_mismatch("static x dynamic LDS x block sizes", lds_sweep);
+    require_agreement("static x dynamic LDS x block sizes", lds_sweep);
 }
 
 }  // namespace
@@ -339,36 +282,18 @@ TEST_CASE("kokkos#9402: 132 VGPRs on MI300A allow blocks of 768 threads, not 102
 
 TEST_CASE("the limiter names the resource that bounds residency, waves first on a tie", "[occupancy][amd]") {
     const wavefit::device_limits& d = presets::detail::mi300x;
-    struct row {
-        const char* what;
-        std::uint32_t registers;
-        std::uint32_t sgprs;
-        std::uint64_t static_lds;
-        std::uint64_t block;
-        std::uint32_t blocks;
-        limiter expected;
+    // what, VGPRs, SGPRs, static LDS, dynamic LDS, block: blocks per CU, limiter
+    const expected_residency rows[] = {
+        {"nothing but wave slots", 0, 0, 0, 0, 256, 8, limiter::waves},
+        {"64 VGPRs give exactly 8 waves per SIMD: tie with the slots", 64, 0, 0, 0, 256, 8, limiter::waves},
+        {"128 VGPRs: 4 waves per SIMD", 128, 0, 0, 0, 256, 4, limiter::registers},
+        {"112 SGPRs: 800 / 112 = 7 waves per SIMD", 64, 112, 0, 0, 64, 28, limiter::scalar_registers},
+        {"72 VGPRs and 112 SGPRs both give 7: registers before SGPRs", 72, 112, 0, 0, 64, 28, limiter::registers},
+        {"16 KiB of LDS: 4 blocks", 0, 0, 16384, 0, 64, 4, limiter::shared_memory},
+        {"16 KiB of LDS and 8-wave blocks: 4 each, slots first", 0, 0, 16384, 0, 512, 4, limiter::waves},
+        {"128 VGPRs and 16 KiB at block 256: 4 each, registers before LDS", 128, 0, 16384, 0, 256, 4, limiter::registers},
     };
-    const row rows[] = {
-        {"nothing but wave slots", 0, 0, 0, 256, 8, limiter::waves},
-        {"64 VGPRs give exactly 8 waves per SIMD: tie with the slots", 64, 0, 0, 256, 8, limiter::waves},
-        {"128 VGPRs: 4 waves per SIMD", 128, 0, 0, 256, 4, limiter::registers},
-        {"112 SGPRs: 800 / 112 = 7 waves per SIMD", 64, 112, 0, 64, 28, limiter::scalar_registers},
-        {"72 VGPRs and 112 SGPRs both give 7: registers before SGPRs", 72, 112, 0, 64, 28, limiter::registers},
-        {"16 KiB of LDS: 4 blocks", 0, 0, 16384, 64, 4, limiter::shared_memory},
-        {"16 KiB of LDS and 8-wave blocks: 4 each, slots first", 0, 0, 16384, 512, 4, limiter::waves},
-        {"128 VGPRs and 16 KiB at block 256: 4 each, registers before LDS", 128, 0, 16384, 256, 4, limiter::registers},
-    };
-    for (const row& x : rows) {
-        kernel_resources k{};
-        k.registers = x.registers;
-        k.scalar_registers = x.sgprs;
-        k.static_shared = x.static_lds;
-        const wavefit::occupancy_report r = occupancy(d, k, x.block);
-        CAPTURE(x.what, x.registers, x.sgprs, x.static_lds, x.block, r.active_blocks_per_cu,
-                wavefit::to_string(r.limited_by));
-        REQUIRE(r.active_blocks_per_cu == x.blocks);
-        REQUIRE(r.limited_by == x.expected);
-    }
+    for (const expected_residency& x : rows) require_residency(d, x);
     // A block that cannot run at all names block_size.
     for (std::uint64_t block : {0u, 1025u}) {
         const wavefit::occupancy_report r = occupancy(d, kernel_resources{}, block);

@@ -11,6 +11,8 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
 
+#include "occupancy_reference.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstddef>
@@ -19,10 +21,7 @@
 
 namespace {
 
-using wavefit::kernel_resources;
-using limiter = wavefit::occupancy_report::limiter;
-using wavefit::occupancy;
-namespace presets = wavefit::presets;
+using namespace occupancy_spec;
 
 struct cuda_device_prop {
     const char* preset;
@@ -45,12 +44,7 @@ const cuda_device_prop cuda_devices[] = {
     {"h200", 9, 0, 1024, 2048, 65536, 65536, 32, 49152, 232448, 233472, 1024},  // measured
 };
 
-const cuda_device_prop& cuda_device_for(const std::string& preset) {
-    for (const cuda_device_prop& p : cuda_devices)
-        if (preset == p.preset) return p;
-    FAIL("no CUDA device properties for preset " << preset);
-    return cuda_devices[0];
-}
+const cuda_device_prop& cuda_device_for(const std::string& preset) { return reference_device(cuda_devices, preset); }
 
 int occ_divide_round_up(int x, int y) { return (x + (y - 1)) / y; }
 int occ_round_up(int x, int y) { return y * occ_divide_round_up(x, y); }
@@ -128,45 +122,16 @@ int cuda_max_active_blocks(const cuda_device_prop& p, int numRegs, std::size_t s
     return std::min({ctaLimitRegs, ctaLimitWarps, ctaLimitBlocks, ctaLimitSMem});
 }
 
-struct nvidia_case {
-    std::uint32_t registers = 0;
-    std::uint64_t static_shared = 0;
-    std::uint64_t dynamic_shared = 0;
-    std::uint64_t block = 0;
-    int cuda_blocks = 0;
-    std::uint32_t wavefit_blocks = 0;
-    std::uint32_t wavefit_warps = 0;
-};
-
-struct sweep_result {
-    std::uint64_t compared = 0;
-    std::uint64_t mismatches = 0;
-    nvidia_case first{};
-};
-
-void compare(const wavefit::device_limits& d, const cuda_device_prop& p, const kernel_resources& k, std::uint64_t dynamic,
-             std::uint64_t block, sweep_result& out) {
-    const wavefit::occupancy_report r = occupancy(d, k, block, dynamic);
-    const int expected = cuda_max_active_blocks(p, static_cast<int>(k.registers), static_cast<std::size_t>(k.static_shared),
-                                                static_cast<int>(block), static_cast<std::size_t>(dynamic));
-    ++out.compared;
-    const std::uint64_t warps = (block + 31) / 32;
-    const bool same = static_cast<std::int64_t>(r.active_blocks_per_cu) == expected &&
-                      r.active_waves_per_cu == static_cast<std::uint64_t>(expected) * warps &&
-                      r.occupancy == static_cast<double>(static_cast<std::uint64_t>(expected) * warps) / 64.0;
-    if (!same && out.mismatches++ == 0)
-        out.first = {k.registers, k.static_shared, dynamic, block, expected, r.active_blocks_per_cu, r.active_waves_per_cu};
+// Warps per block follow from the warp size; an SM holds maxThreadsPerMultiprocessor / warpSize warps.
+reference_waves warps_of(const cuda_device_prop& p) {
+    return {static_cast<std::uint64_t>(p.warpSize), static_cast<std::uint64_t>(p.maxThreadsPerMultiprocessor / p.warpSize)};
 }
 
-void require_no_mismatch(const char* sweep, const sweep_result& s) {
-    const nvidia_case& m = s.first;
-    INFO(sweep << ": compared " << s.compared << " configurations");
-    INFO("first mismatch: registers " << m.registers << ", static shared " << m.static_shared << ", dynamic shared "
-                                      << m.dynamic_shared << ", block " << m.block << ": cuda_occupancy.h " << m.cuda_blocks
-                                      << " blocks, wavefit " << m.wavefit_blocks << " blocks / " << m.wavefit_warps
-                                      << " warps");
-    CHECK(s.mismatches == 0);
-    REQUIRE(s.compared > 0);
+void compare(const wavefit::device_limits& d, const cuda_device_prop& p, const kernel_resources& k, std::uint64_t dynamic,
+             std::uint64_t block, sweep_tally& tally) {
+    const int expected = cuda_max_active_blocks(p, static_cast<int>(k.registers), static_cast<std::size_t>(k.static_shared),
+                                                static_cast<int>(block), static_cast<std::size_t>(dynamic));
+    compare_with_reference(d, k, dynamic, block, expected, warps_of(p), tally);
 }
 
 //  (a) every register count 0..255 x every block size 1..1024, without shared memory;
@@ -177,17 +142,17 @@ void sweep_preset(const std::string& key) {
     const cuda_device_prop p = cuda_device_for(key);
     INFO("preset " << key << " (" << wavefit::to_string(d) << ")");
 
-    sweep_result regs_sweep;
+    sweep_tally regs_sweep;
     kernel_resources k{};
     for (std::uint32_t regs = 0; regs <= 255; ++regs) {
         k.registers = regs;
         for (std::uint64_t block = 1; block <= 1024; ++block) compare(d, p, k, 0, block, regs_sweep);
     }
-    require_no_mismatch("registers x block sizes", regs_sweep);
+    require_agreement("registers x block sizes", regs_sweep);
 
     const std::uint64_t optin = p.sharedMemPerBlockOptin;
     const std::uint64_t sizes[] = {0, 1, 1024, 8192, 40000, 49152, 49153, optin - 1024, optin - 1, optin, optin + 1};
-    sweep_result shared_sweep;
+    sweep_tally shared_sweep;
     for (std::uint64_t static_shared : sizes)
         for (std::uint64_t dynamic_shared : sizes)
             for (std::uint32_t regs : {0u, 32u, 64u, 65u, 128u, 168u, 255u}) {
@@ -196,7 +161,7 @@ void sweep_preset(const std::string& key) {
                 k.static_shared = static_shared;
                 for (std::uint64_t block = 1; block <= 1024; ++block) compare(d, p, k, dynamic_shared, block, shared_sweep);
             }
-    require_no_mismatch("static x dynamic shared memory x block sizes", shared_sweep);
+    require_agreement("static x dynamic shared memory x block sizes", shared_sweep);
 }
 
 wavefit::occupancy_report h200(std::uint32_t registers, std::uint64_t block, std::uint64_t static_shared = 0,
@@ -224,34 +189,23 @@ TEST_CASE("NVIDIA occupancy equals cuda_occupancy.h for every register count, bl
 
 TEST_CASE("the occupancy measured on the H200 is reproduced", "[occupancy][nvidia]") {
     // docs/device-facts.md §4, read from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the test H200.
-    struct row {
-        const char* what;
-        std::uint32_t registers;
-        std::uint64_t block;
-        std::uint64_t static_shared;
-        std::uint64_t dynamic_shared;
-        std::uint32_t blocks;
-        limiter by;
+    // what (and why), registers, SGPRs (none on NVIDIA), static shared, dynamic shared, block: blocks per SM, limiter
+    const expected_residency rows[] = {
+        {"128 x 32 = 4096 registers per warp: 4 warps per sub-partition, 16 per SM; 3-warp blocks -> 5", 128, 0, 0, 0, 96, 5,
+         limiter::registers},
+        {"168 x 32 = 5376 registers per warp (a multiple of 256): 3 warps per sub-partition, 12 per SM", 168, 0, 0, 0, 32,
+         12, limiter::registers},
+        {"168 registers, 5-warp blocks: 12 warps per SM hold 2", 168, 0, 0, 0, 160, 2, limiter::registers},
+        {"8192 dynamic + 1024 reserved = 9216 bytes: 233472 / 9216 = 25", 0, 0, 0, 8192, 64, 25, limiter::shared_memory},
+        {"40000 static + 1024 reserved = 41024 -> 41088 (128-byte units): 233472 / 41088 = 5", 0, 0, 40000, 0, 128, 5,
+         limiter::shared_memory},
     };
-    const row rows[] = {
-        // 128 x 32 = 4096 per warp: 4 warps per sub-partition, 16 per SM; 3-warp blocks -> 5.
-        {"regs 128, block 96", 128, 96, 0, 0, 5, limiter::registers},
-        // 168 x 32 = 5376 (a multiple of 256): 3 warps per sub-partition, 12 per SM.
-        {"regs 168, block 32", 168, 32, 0, 0, 12, limiter::registers},
-        {"regs 168, block 160", 168, 160, 0, 0, 2, limiter::registers},
-        // 8192 + 1024 reserved = 9216 bytes: 233472 / 9216 = 25.
-        {"dynamic 8192, block 64", 0, 64, 0, 8192, 25, limiter::shared_memory},
-        // 40000 + 1024 = 41024 -> 41088 (128-byte units): 233472 / 41088 = 5.
-        {"static 40000, block 128", 0, 128, 40000, 0, 5, limiter::shared_memory},
-    };
-    for (const row& x : rows) {
-        const wavefit::occupancy_report r = h200(x.registers, x.block, x.static_shared, x.dynamic_shared);
+    for (const expected_residency& x : rows) {
+        require_residency(presets::detail::h200, x);
         const int reference = cuda_max_active_blocks(cuda_device_for("h200"), static_cast<int>(x.registers), x.static_shared,
                                                      static_cast<int>(x.block), x.dynamic_shared);
-        CAPTURE(x.what, x.blocks, r.active_blocks_per_cu, reference, wavefit::to_string(r.limited_by));
-        REQUIRE(r.active_blocks_per_cu == x.blocks);
-        REQUIRE(reference == static_cast<int>(x.blocks));
-        REQUIRE(r.limited_by == x.by);
+        CAPTURE(x.what, reference);
+        REQUIRE(reference == static_cast<int>(x.blocks_per_cu));
     }
 }
 

@@ -307,14 +307,23 @@ bool allowed_by(const wavefit::work::kernel_contract& c, std::uint64_t threads) 
     return !c.powers_of_two || (threads & (threads - 1)) == 0;
 }
 
+// Runs `one_case(rnd, i, d, k)` for `cases` random cases, each a random device and a random kernel for it, drawn from
+// the property's own seed (seed + offset), printed with every failure beside the case's own description.
+template <class Case>
+void for_random_cases(std::uint64_t offset, int cases, Case one_case) {
+    INFO("seed " << seed + offset);
+    random_source rnd(seed + offset);
+    for (int i = 0; i < cases; ++i) {
+        const device_limits d = random_device(rnd);
+        const kernel_resources k = random_kernel(rnd, d);
+        one_case(rnd, i, d, k);
+    }
+}
+
 TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap, and reach every element in one pass "
           "unless the kernel loops",
           "[properties][plan]") {
-    INFO("seed " << seed);
-    random_source rnd(seed);
-    for (int i = 0; i < 6000; ++i) {
-        const device_limits d = random_device(rnd);
-        const kernel_resources k = random_kernel(rnd, d);
+    for_random_cases(0, 6000, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
         wavefit::plan_options opt;
         opt.dynamic_shared = random_dynamic(rnd, d, k);
         if (rnd.chance(0.2)) opt.min_efficient_block = rnd.between(0, 1100);
@@ -340,7 +349,7 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
             REQUIRE_FALSE(p.ok());
             REQUIRE_FALSE(p.feasible);
             REQUIRE_FALSE(wavefit::plan_reason(p, d, k).empty());
-            continue;
+            return;
         }
         // Every device here can launch some block: the plan must find one the contract allows.
         REQUIRE(p.feasible);
@@ -361,7 +370,7 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
             REQUIRE(p.ok());
             REQUIRE(p.empty);
             REQUIRE(p.grid.x == 0);
-            continue;
+            return;
         }
         REQUIRE_FALSE(p.empty);
         REQUIRE(p.grid.x >= 1);
@@ -380,7 +389,7 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
             CAPTURE(cap);
             REQUIRE(p.exceeds_one_pass == (p.grid.x > cap));
             REQUIRE(p.ok() == !p.exceeds_one_pass);
-            if (p.exceeds_one_pass) continue;
+            if (p.exceeds_one_pass) return;
         }
         // The launch the plan describes passes validation.
         REQUIRE(p.ok());
@@ -393,16 +402,12 @@ TEST_CASE("random 1-D plans stay within every limit and the contract, never wrap
         if (d.max_work_items_per_dimension != 0) REQUIRE(p.grid.x * p.block.x <= d.max_work_items_per_dimension);
         // One pass covers every element exactly when the kernel need not grid-stride.
         REQUIRE((one_pass >= elements) == !p.grid_stride);
-    }
+    });
 }
 
 TEST_CASE("random extent plans stay within every limit per axis, never wrap, cover the extent or grid-stride",
           "[properties][plan]") {
-    INFO("seed " << seed + 1);
-    random_source rnd(seed + 1);
-    for (int i = 0; i < 4000; ++i) {
-        const device_limits d = random_device(rnd);
-        const kernel_resources k = random_kernel(rnd, d);
+    for_random_cases(1, 4000, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
         wavefit::plan_options opt;
         opt.dynamic_shared = random_dynamic(rnd, d, k);
         const dims extent = random_extent(rnd);
@@ -416,7 +421,7 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
         CAPTURE(runnable);
         if (!runnable) {
             REQUIRE_FALSE(p.ok());
-            continue;
+            return;
         }
         REQUIRE(p.feasible);
         REQUIRE(p.ok());
@@ -433,7 +438,7 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
 
         if (extent.has_zero()) {
             REQUIRE(p.empty);
-            continue;
+            return;
         }
         REQUIRE_FALSE(wavefit::detail::find_problems(d, k, p.config()).has_error());
         bool covers_all = true;
@@ -448,15 +453,11 @@ TEST_CASE("random extent plans stay within every limit per axis, never wrap, cov
         }
         CAPTURE(covers_all);
         REQUIRE(covers_all == !p.grid_stride);
-    }
+    });
 }
 
 TEST_CASE("the best-occupancy block of a plan is the best any block its contract allows reaches", "[properties][plan]") {
-    INFO("seed " << seed + 2);
-    random_source rnd(seed + 2);
-    for (int i = 0; i < 3000; ++i) {
-        const device_limits d = random_device(rnd);
-        const kernel_resources k = random_kernel(rnd, d);
+    for_random_cases(2, 3000, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
         wavefit::plan_options opt;
         opt.dynamic_shared = random_dynamic(rnd, d, k);
         opt.spread_small_work = false;
@@ -467,7 +468,7 @@ TEST_CASE("the best-occupancy block of a plan is the best any block its contract
                      << opt.dynamic_shared << ", powers of two " << powers_of_two);
         const wavefit::launch_plan p = wavefit::plan(d, k, w);
         const std::uint64_t bound = std::min<std::uint64_t>(kernel_bound(d, k), d.max_block.x);
-        if (!p.feasible || bound < d.wave_size) continue;
+        if (!p.feasible || bound < d.wave_size) return;
         std::uint64_t best = 0;
         for (std::uint64_t b = d.wave_size; b <= bound; b += d.wave_size)
             if (allowed_by(w.contract, b))
@@ -489,16 +490,12 @@ TEST_CASE("the best-occupancy block of a plan is the best any block its contract
                 REQUIRE(wavefit::occupancy(d, k, b, opt.dynamic_shared).active_waves_per_cu < best);
             }
         }
-    }
+    });
 }
 
 TEST_CASE("occupancy never increases with registers or shared memory and stays within the wave slots",
           "[properties][occupancy]") {
-    INFO("seed " << seed + 3);
-    random_source rnd(seed + 3);
-    for (int i = 0; i < 1000; ++i) {
-        const device_limits d = random_device(rnd);
-        kernel_resources k = random_kernel(rnd, d);
+    for_random_cases(3, 1000, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
         const std::uint64_t block = rnd.between(1, d.max_threads_per_block);
         const std::uint64_t dynamic = random_dynamic(rnd, d, k);
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", block " << block
@@ -514,28 +511,29 @@ TEST_CASE("occupancy never increases with registers or shared memory and stays w
             if (d.max_blocks_per_cu != 0) REQUIRE(r.active_blocks_per_cu <= d.max_blocks_per_cu);
         };
 
-        std::uint32_t previous = std::numeric_limits<std::uint32_t>::max();
-        kernel_resources by_regs = k;
+        // Along kernels that each need more of one resource than the one before, blocks per CU never increase.
+        auto require_non_increasing = [&](const std::vector<kernel_resources>& growing) {
+            std::uint32_t previous = std::numeric_limits<std::uint32_t>::max();
+            for (const kernel_resources& g : growing) {
+                const wavefit::occupancy_report r = wavefit::occupancy(d, g, block, dynamic);
+                CAPTURE(g.registers, g.static_shared, r.active_blocks_per_cu, previous);
+                check_bounds(r);
+                REQUIRE(r.active_blocks_per_cu <= previous);
+                previous = r.active_blocks_per_cu;
+            }
+        };
+        std::vector<kernel_resources> more_registers;
         for (std::uint32_t regs = 0; regs <= 600; regs += (regs < 64 ? 1 : 7)) {
-            by_regs.registers = regs;
-            const wavefit::occupancy_report r = wavefit::occupancy(d, by_regs, block, dynamic);
-            CAPTURE(regs, r.active_blocks_per_cu, previous);
-            check_bounds(r);
-            REQUIRE(r.active_blocks_per_cu <= previous);
-            previous = r.active_blocks_per_cu;
+            more_registers.push_back(k);
+            more_registers.back().registers = regs;
         }
-
-        previous = std::numeric_limits<std::uint32_t>::max();
-        kernel_resources by_shared = k;
-        const std::uint64_t top = d.shared_per_block_optin + 2048;
-        for (std::uint64_t shared = 0; shared <= top; shared += 1 + shared / 8) {
-            by_shared.static_shared = shared;
-            const wavefit::occupancy_report r = wavefit::occupancy(d, by_shared, block, dynamic);
-            CAPTURE(shared, r.active_blocks_per_cu, previous);
-            check_bounds(r);
-            REQUIRE(r.active_blocks_per_cu <= previous);
-            previous = r.active_blocks_per_cu;
+        require_non_increasing(more_registers);
+        std::vector<kernel_resources> more_shared;
+        for (std::uint64_t shared = 0; shared <= d.shared_per_block_optin + 2048; shared += 1 + shared / 8) {
+            more_shared.push_back(k);
+            more_shared.back().static_shared = shared;
         }
+        require_non_increasing(more_shared);
 
         // Larger blocks never hold more waves' worth of blocks than the slots allow, and whether a
         // block fits at all never improves as it grows.
@@ -546,14 +544,12 @@ TEST_CASE("occupancy never increases with registers or shared memory and stays w
             REQUIRE((fitted || !fits));
             fitted = fits;
         }
-    }
+    });
 }
 
 TEST_CASE("find_problems reports exactly the errors and warnings the restated rules find on random launches",
           "[properties][validate]") {
-    INFO("seed " << seed + 4);
-    random_source rnd(seed + 4);
-    auto grid_axis = [&](std::uint64_t limit) -> std::uint64_t {
+    const auto grid_axis = [](random_source& rnd, std::uint64_t limit) -> std::uint64_t {
         switch (rnd.between(0, 5)) {
             case 0: return 0;
             case 1: return limit;
@@ -563,7 +559,7 @@ TEST_CASE("find_problems reports exactly the errors and warnings the restated ru
             default: return std::uint64_t{1} << rnd.between(0, 63);
         }
     };
-    auto block_axis = [&](std::uint64_t limit) -> std::uint64_t {
+    const auto block_axis = [](random_source& rnd, std::uint64_t limit) -> std::uint64_t {
         switch (rnd.between(0, 5)) {
             case 0: return 0;
             case 1: return limit;
@@ -573,12 +569,11 @@ TEST_CASE("find_problems reports exactly the errors and warnings the restated ru
             default: return rnd.chance(0.1) ? rnd.between(1, u64_max) : rnd.between(1, 64);
         }
     };
-    for (int i = 0; i < 60000; ++i) {
-        const device_limits d = random_device(rnd);
-        const kernel_resources k = random_kernel(rnd, d);
-        const launch_config c{dims{grid_axis(d.max_grid.x), grid_axis(d.max_grid.y), grid_axis(d.max_grid.z)},
-                              dims{block_axis(d.max_block.x), block_axis(d.max_block.y), block_axis(d.max_block.z)},
-                              random_dynamic(rnd, d, k)};
+    for_random_cases(4, 60000, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
+        const launch_config c{
+            dims{grid_axis(rnd, d.max_grid.x), grid_axis(rnd, d.max_grid.y), grid_axis(rnd, d.max_grid.z)},
+            dims{block_axis(rnd, d.max_block.x), block_axis(rnd, d.max_block.y), block_axis(rnd, d.max_block.z)},
+            random_dynamic(rnd, d, k)};
         const expected_codes expected = restate_rules(d, k, c);
         expected_codes actual;
         const wavefit::detail::findings f = wavefit::detail::find_problems(d, k, c);
@@ -600,7 +595,7 @@ TEST_CASE("find_problems reports exactly the errors and warnings the restated ru
             CAPTURE(i, f.has_error(), expect_error);
             FAIL("validity disagrees with the restated rules");
         }
-    }
+    });
     SUCCEED();
 }
 
@@ -608,11 +603,7 @@ TEST_CASE("a block within the shape limits passes validation's resource checks e
           "[properties][validate][occupancy]") {
     // Registers (vector and scalar) and shared memory are judged by both find_problems and occupancy;
     // on a self-consistent device they must agree on every block size.
-    INFO("seed " << seed + 5);
-    random_source rnd(seed + 5);
-    for (int i = 0; i < 1500; ++i) {
-        const device_limits d = random_device(rnd);
-        const kernel_resources k = random_kernel(rnd, d);
+    for_random_cases(5, 1500, [&](random_source& rnd, int i, const device_limits& d, const kernel_resources& k) {
         const std::uint64_t dynamic = random_dynamic(rnd, d, k);
         INFO("case " << i << ": device " << describe_device(d) << "\nkernel " << describe_kernel(k) << ", dynamic "
                      << dynamic);
@@ -625,7 +616,7 @@ TEST_CASE("a block within the shape limits passes validation's resource checks e
             CAPTURE(b, resource_error, r.active_blocks_per_cu, wavefit::to_string(r.limited_by));
             REQUIRE(r.fits() == !resource_error);
         }
-    }
+    });
 }
 
 TEST_CASE("more registers than a thread may have cannot run even when the register file is not described",

@@ -32,11 +32,6 @@ void kernel(float* data, int n) {
     if (data != nullptr) data[0] = static_cast<float>(n + N);
 }
 
-template <int N>
-const void* address_of() {
-    return reinterpret_cast<const void*>(&kernel<N>);
-}
-
 // Runs body(thread index) on `threads` threads released at once.
 template <class Body>
 void race(int threads, Body body) {
@@ -330,17 +325,17 @@ TEST_CASE("planned launches: a repeated launch finds its entry and launches what
     };
     for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1} << 24, (std::uint64_t{1} << 31) + 5}) {
         const wavefit::work w = wavefit::work::elements(n);
-        twice([&] { wavefit::launch(kernel<50>, n, stream, nullptr, 4099); }, w, address_of<50>());
-        twice([&] { wavefit::launch(kernel<50>, w, stream, nullptr, 4099); }, w, address_of<50>());
+        twice([&] { wavefit::launch(kernel<50>, n, stream, nullptr, 4099); }, w, fake::address_of(kernel<50>));
+        twice([&] { wavefit::launch(kernel<50>, w, stream, nullptr, 4099); }, w, fake::address_of(kernel<50>));
         CHECK(wavefit::try_launch(kernel<50>, n, stream, nullptr, 4099).config == wavefit::plan(d, k, w).config());
     }
     for (const std::uint64_t units : {std::uint64_t{50}, std::uint64_t{1} << 20}) {
         const wavefit::work w = wavefit::work::per_block(units);
-        twice([&] { wavefit::launch(kernel<51>, w, stream, nullptr, 4099); }, w, address_of<51>());
+        twice([&] { wavefit::launch(kernel<51>, w, stream, nullptr, 4099); }, w, fake::address_of(kernel<51>));
     }
     for (const std::uint64_t units : {std::uint64_t{100}, std::uint64_t{1} << 22, std::uint64_t{1} << 40}) {
         const wavefit::work w = wavefit::work::per_wave(units).kernel_loops().grid_saturated(2).shared_bytes(1024);
-        twice([&] { wavefit::launch(kernel<52>, w, stream, nullptr, 4099); }, w, address_of<52>());
+        twice([&] { wavefit::launch(kernel<52>, w, stream, nullptr, 4099); }, w, fake::address_of(kernel<52>));
     }
     // A key built without the work that differed from key_for's would add entries here.
     CHECK(wavefit::detail::launch_table().size() == entries_before + 3);
@@ -352,7 +347,7 @@ TEST_CASE("planned launches: a repeated launch finds its entry and launches what
 TEST_CASE("stale opt-in: an attribute lowered outside wavefit is raised again once and the launch retried",
           "[runtime][shared][fake-hip]") {
     fake::current_device = 15;
-    const void* address = reinterpret_cast<const void*>(&kernel<50>);
+    const void* address = fake::address_of(kernel<50>);
     const wavefit::launch_config cfg{wavefit::dims{100}, wavefit::dims{256}, std::uint64_t{96} * 1024};
     REQUIRE(wavefit::try_launch(kernel<50>, cfg, nullptr, nullptr, 4099).status == wavefit::launch_status::launched);
     CHECK(fake::dynamic_shared_of(address) == 96 * 1024);

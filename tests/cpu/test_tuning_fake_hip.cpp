@@ -37,11 +37,6 @@ void tuned_kernel(float* data, int n) {
     if (data != nullptr) data[0] = static_cast<float>(n + N);
 }
 
-template <int N>
-const void* address_of() {
-    return reinterpret_cast<const void*>(&tuned_kernel<N>);
-}
-
 // A temporary tuning file, removed with its lock at the end.
 struct scratch_file {
     std::filesystem::path path;
@@ -121,7 +116,7 @@ TEST_CASE("tuning: WAVEFIT_TUNING without a registered tuner is reported; a regi
 TEST_CASE("tune: the fastest candidate replaces the plan when it beats it by more than the noise", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<1>(), "_Z12tuned_kernelILi1EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<1>), "_Z12tuned_kernelILi1EEvPfi");
     fake::set_duration_model(five_percent_faster_at_512x2432);
     const std::uint64_t n = std::uint64_t{1} << 26;
     // A saturated grid covers the work only because the kernel loops, and says so.
@@ -159,7 +154,7 @@ TEST_CASE("tune: a one-pass kernel is only measured with grids that reach every 
           "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<9>(), "_Z12tuned_kernelILi9EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<9>), "_Z12tuned_kernelILi9EEvPfi");
     // Fewer blocks look faster (a guarded kernel that skipped work would be): none may be measured.
     constexpr std::uint64_t n = (std::uint64_t{1} << 22) + 7;
     const int launches_before = fake::count().launches.load();
@@ -179,7 +174,7 @@ TEST_CASE("tune: a one-pass kernel is only measured with grids that reach every 
 TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<7>(), "_Z12tuned_kernelILi7EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<7>), "_Z12tuned_kernelILi7EEvPfi");
     // 4096 rows of 8192 run fastest with blocks of 1024, 4096 rows of 512 with blocks of 128 (the
     // model cannot see the row length, so each tune gets its own model).
     fake::set_duration_model([](const void*, dim3, dim3 block) { return block.x == 1024 ? 900000.0 : 1000000.0; });
@@ -208,7 +203,7 @@ TEST_CASE("tune: rows of another length are tuned and looked up apart", "[tuning
 TEST_CASE("tune: every timed launch follows a flush of the L2, as the application runs it", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<8>(), "_Z12tuned_kernelILi8EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<8>), "_Z12tuned_kernelILi8EEvPfi");
     fake::set_duration_model(faster_at(512, 2432, 1970.0, 2000.0));
     const int launches_before = fake::count().launches.load();
     const int flushes_before = fake::count().cache_flushes.load();
@@ -230,10 +225,10 @@ TEST_CASE("tune: where a GPU-compiled file registered the reading flush, every t
           "flush buffer, and the buffer is written once", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<16>(), "_Z13tuned_kernelILi16EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<16>), "_Z13tuned_kernelILi16EEvPfi");
     // tuned_kernel<17> stands in for the reader that <wavefit/tuning.hpp> registers under hipcc or nvcc
     // (this file is built by a plain C++ compiler, so none is registered here).
-    const void* reader = address_of<17>();
+    const void* reader = fake::address_of(tuned_kernel<17>);
     const fake::duration_model timed = faster_at(512, 2432, 1970.0, 2000.0);
     int reads = 0;
     int bad_read_shapes = 0;
@@ -265,7 +260,7 @@ TEST_CASE("tune: without memory for the flush, a kernel of a few microseconds is
           "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<10>(), "_Z13tuned_kernelILi10EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<10>), "_Z13tuned_kernelILi10EEvPfi");
     // 2 us a launch, 1.5% faster at block 512 with 2 rounds: one event pair per launch would see 2 us
     // of device time and the fake's exact clock either way; batches must divide back to 2 us.
     fake::set_duration_model(faster_at(512, 2432, 1970.0, 2000.0));
@@ -288,9 +283,8 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     const wavefit::work w = wavefit::work::elements(n).block_powers_of_two().replacing(original);
     // Tunes `kernel` (named `mangled` at `address`) where blocks of `fast_block` threads take `ns` and others 1 ms,
     // and requires that tuning ran (its message printed if not).
-    const auto tune_with_block_at = [&](auto kernel, const void* address, const char* mangled, unsigned fast_block,
-                                        double ns) {
-        fake::name_kernel(address, mangled);
+    const auto tune_with_block_at = [&](auto kernel, const char* mangled, unsigned fast_block, double ns) {
+        fake::name_kernel(fake::address_of(kernel), mangled);
         fake::set_duration_model(
             [fast_block, ns](const void*, dim3, dim3 block) { return block.x == fast_block ? ns : 1000000.0; });
         const wavefit::tuning_result r = wavefit::tune(kernel, w, nullptr, nullptr, 4099);
@@ -299,8 +293,7 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         return r;
     };
     SECTION("the user's block 128 is the fastest: it is kept, and `use` launches it") {
-        const wavefit::tuning_result r =
-            tune_with_block_at(tuned_kernel<11>, address_of<11>(), "_Z13tuned_kernelILi11EEvPfi", 128, 900000.0);
+        const wavefit::tuning_result r = tune_with_block_at(tuned_kernel<11>, "_Z13tuned_kernelILi11EEvPfi", 128, 900000.0);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
         CHECK(r.has_baseline);
         CHECK_FALSE(r.tuned);
@@ -311,8 +304,7 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
         CHECK(wavefit::try_launch(tuned_kernel<11>, w, nullptr, nullptr, 4099).config == original);
     }
     SECTION("the plan beats it by 10%: the record replaces it, and `use` launches the plan") {
-        const wavefit::tuning_result r =
-            tune_with_block_at(tuned_kernel<12>, address_of<12>(), "_Z13tuned_kernelILi12EEvPfi", 256, 900000.0);
+        const wavefit::tuning_result r = tune_with_block_at(tuned_kernel<12>, "_Z13tuned_kernelILi12EEvPfi", 256, 900000.0);
         CAPTURE(r.message, r.chosen.block.x, r.baseline_ns, r.plan_ns);
         CHECK(r.tuned);
         CHECK(r.chosen.block.x == 256);
@@ -324,16 +316,16 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
     }
     SECTION("the floor: block 256 faster by 0.4% (the noise) keeps the user's block, faster by 0.7% replaces it") {
         const wavefit::tuning_result kept =
-            tune_with_block_at(tuned_kernel<13>, address_of<13>(), "_Z13tuned_kernelILi13EEvPfi", 256, 996000.0);
+            tune_with_block_at(tuned_kernel<13>, "_Z13tuned_kernelILi13EEvPfi", 256, 996000.0);
         CHECK_FALSE(kept.tuned);
         CHECK(kept.chosen == original);
         const wavefit::tuning_result replaced =
-            tune_with_block_at(tuned_kernel<15>, address_of<15>(), "_Z13tuned_kernelILi15EEvPfi", 256, 993000.0);
+            tune_with_block_at(tuned_kernel<15>, "_Z13tuned_kernelILi15EEvPfi", 256, 993000.0);
         CHECK(replaced.tuned);
         CHECK(replaced.chosen.block.x == 256);
     }
     SECTION("blocks not stated: the replaced configuration's block is the only one tried, however fast another is") {
-        fake::name_kernel(address_of<14>(), "_Z13tuned_kernelILi14EEvPfi");
+        fake::name_kernel(fake::address_of(tuned_kernel<14>), "_Z13tuned_kernelILi14EEvPfi");
         fake::set_duration_model([](const void*, dim3, dim3 block) {
             if (block.x != 128) fake::count().bad_launches.fetch_add(1);  // a block the kernel was not written for
             return 1000000.0;
@@ -351,7 +343,7 @@ TEST_CASE("tune: the configuration a launch replaces is measured first and kept 
 TEST_CASE("tune: a tie keeps the plan", "[tuning][fake-hip]") {
     tuning_scope scope;
     fake::current_device = 2;
-    fake::name_kernel(address_of<2>(), "_Z12tuned_kernelILi2EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<2>), "_Z12tuned_kernelILi2EEvPfi");
     // Every configuration runs in the same 1 ms, but for one that is 0.1% faster: inside the noise floor.
     fake::set_duration_model(faster_at(1024, 1216, 999000.0, 1000000.0));
     const wavefit::tuning_result r = wavefit::tune(tuned_kernel<2>, looping_work(), nullptr, nullptr, 4099);
@@ -366,7 +358,7 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     tuning_scope scope;
     scratch_file file("in-place");
     fake::current_device = 3;
-    fake::name_kernel(address_of<3>(), "_Z12tuned_kernelILi3EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<3>), "_Z12tuned_kernelILi3EEvPfi");
     fake::set_duration_model(five_percent_faster_at_512x2432);
     wavefit::set_tuning_file(file.path.string());
     wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
@@ -396,7 +388,7 @@ TEST_CASE("a tuning file: a record from another run is used, an invalid or forei
     tuning_scope scope;
     scratch_file file("hostile");
     fake::current_device = 4;
-    fake::name_kernel(address_of<4>(), "_Z12tuned_kernelILi4EEvPfi");
+    fake::name_kernel(fake::address_of(tuned_kernel<4>), "_Z12tuned_kernelILi4EEvPfi");
     // A record written by a previous run: block 768 covering, on this device, runtime and kernel.
     wavefit::detail::tuning_record r;
     r.key.device_name = "Fake MI300X 4";
@@ -444,7 +436,7 @@ TEST_CASE("two processes tuning into one file at once lose nothing", "[tuning][f
     fake::set_duration_model(five_percent_faster_at_512x2432);
     const auto child = [&](auto kernel, const char* name, int device) {
         fake::current_device = device;
-        fake::name_kernel(reinterpret_cast<const void*>(kernel), name);
+        fake::name_kernel(fake::address_of(kernel), name);
         wavefit::set_tuning_file(file.path.string());
         for (int round = 0; round < 5; ++round) {
             const wavefit::tuning_result r = wavefit::tune(kernel, std::uint64_t{1} << (20 + round), nullptr, nullptr, 4099);
