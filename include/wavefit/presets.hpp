@@ -30,29 +30,31 @@ struct preset {
 constexpr std::uint64_t kib = 1024;
 
 // AMD devices as HIP reports them: wave64 on CDNA, grid y/z maxima of 65536 (ROCm/clr
-// hip_device.cpp; ROCm 7.14 lowers them to 65535), the HSA dispatch packet's cap of 2^32-1
-// work-items per dimension (ROCR hsa.h), one LDS that a single block may use whole (no opt-in), and
-// the ISA's residency and register model (apply_amd_isa_model, docs/device-facts.md §3).
+// hip_device.cpp; ROCm 7.14 lowers them to 65535), one LDS that a single block may use whole (no
+// opt-in: HIP reads 0 for it, as for the other CUDA-only attributes). A preset is built from these
+// reported values by the same mapping as a real device (device_limits_from_attributes), which adds
+// what no runtime reports: the HSA dispatch packet's cap of 2^32-1 work-items per dimension and the
+// ISA's residency and register model (apply_amd_isa_model, docs/device-facts.md §3).
 constexpr device_limits amd(std::string_view name, std::string_view arch, std::uint32_t wave_size, std::uint32_t cus,
                             std::uint64_t lds) {
-    device_limits d{};
-    d.name.assign(name);
-    d.arch.assign(arch);
-    d.vendor = device_limits::vendor_kind::amd;
-    d.wave_size = wave_size;
-    d.max_threads_per_block = 1024;
-    d.max_block = dims{1024, 1024, 1024};
-    d.max_grid = dims{2147483647, 65536, 65536};
-    d.max_work_items_per_dimension = 4294967295u;
-    d.compute_units = cus;
-    d.shared_per_block = lds;
-    d.shared_per_block_optin = lds;
-    d.shared_per_cu = lds;
-    d.shared_reserved_per_block = 0;
-    d.shared_allocation_unit = 1;  // HIP's occupancy formula divides by the exact byte count
-    d.max_blocks_per_cu = 0;
-    wavefit::detail::apply_amd_isa_model(d, arch);
-    return d;
+    using attribute = wavefit::detail::device_attribute;
+    const auto reported = [=](attribute a) -> std::int64_t {
+        switch (a) {
+            case attribute::warp_size: return static_cast<std::int64_t>(wave_size);
+            case attribute::max_threads_per_block:
+            case attribute::max_block_dim_x:
+            case attribute::max_block_dim_y:
+            case attribute::max_block_dim_z: return 1024;
+            case attribute::max_grid_dim_x: return 2147483647;
+            case attribute::max_grid_dim_y:
+            case attribute::max_grid_dim_z: return 65536;
+            case attribute::multiprocessor_count: return static_cast<std::int64_t>(cus);
+            case attribute::max_shared_memory_per_block:
+            case attribute::max_shared_memory_per_multiprocessor: return static_cast<std::int64_t>(lds);
+            default: return 0;
+        }
+    };
+    return wavefit::detail::device_limits_from_attributes(device_limits::vendor_kind::amd, name, arch, reported);
 }
 
 // CDNA (gfx90a, gfx942, gfx950): wave64, 4 SIMDs x 8 waves, a unified VGPR+AGPR file of 512 per
@@ -68,35 +70,37 @@ constexpr device_limits rdna3(std::string_view name, std::string_view arch, std:
     return amd(name, arch, 32, wgps, 64 * kib);
 }
 
-// NVIDIA sm_80 / sm_90: 2048 threads (64 warps) and 32 blocks per SM, 65536 registers per SM in 4
-// sub-partitions, 256-register warp allocation, 255 registers per thread, 65536 per block, 1 KiB of
-// shared memory reserved per block and 128-byte allocation (cuda_occupancy.h; measured on the H200).
+// NVIDIA sm_80 / sm_90 as CUDA reports them: 2048 threads and 32 blocks per SM, 65536 registers per
+// SM and per block, 48 KiB of shared memory per block without the opt-in and 1 KiB reserved per block.
+// The same mapping as a real device's (device_limits_from_attributes) adds what CUDA does not report:
+// 4 sub-partitions per SM, 256-register warp allocation, 255 registers per thread and 128-byte shared
+// memory allocation (cuda_occupancy.h; measured on the H200).
 constexpr device_limits ampere_hopper(std::string_view name, std::string_view arch, std::uint32_t sms,
                                       std::uint64_t smem_optin, std::uint64_t smem_per_sm) {
-    device_limits d{};
-    d.name.assign(name);
-    d.arch.assign(arch);
-    d.vendor = device_limits::vendor_kind::nvidia;
-    d.wave_size = 32;
-    d.max_threads_per_block = 1024;
-    d.max_block = dims{1024, 1024, 64};
-    d.max_grid = dims{2147483647, 65535, 65535};
-    d.max_work_items_per_dimension = 0;
-    d.compute_units = sms;
-    d.shared_per_block = 48 * kib;
-    d.shared_per_block_optin = smem_optin;
-    d.shared_per_cu = smem_per_sm;
-    d.shared_reserved_per_block = 1024;
-    d.shared_allocation_unit = 128;
-    d.simds_per_cu = 4;
-    d.max_waves_per_simd = 16;
-    d.max_blocks_per_cu = 32;
-    d.registers_per_simd_lane = 512;
-    d.register_granule = 8;
-    d.max_registers_per_thread = 255;
-    d.max_registers_per_block = 65536;
-    d.scalar_registers_per_simd = 0;
-    return d;
+    using attribute = wavefit::detail::device_attribute;
+    const auto reported = [=](attribute a) -> std::int64_t {
+        switch (a) {
+            case attribute::warp_size: return 32;
+            case attribute::max_threads_per_block:
+            case attribute::max_block_dim_x:
+            case attribute::max_block_dim_y: return 1024;
+            case attribute::max_block_dim_z: return 64;
+            case attribute::max_grid_dim_x: return 2147483647;
+            case attribute::max_grid_dim_y:
+            case attribute::max_grid_dim_z: return 65535;
+            case attribute::multiprocessor_count: return static_cast<std::int64_t>(sms);
+            case attribute::max_shared_memory_per_block: return static_cast<std::int64_t>(48 * kib);
+            case attribute::max_shared_memory_per_block_optin: return static_cast<std::int64_t>(smem_optin);
+            case attribute::max_shared_memory_per_multiprocessor: return static_cast<std::int64_t>(smem_per_sm);
+            case attribute::reserved_shared_memory_per_block: return 1024;
+            case attribute::max_threads_per_multiprocessor: return 2048;
+            case attribute::max_blocks_per_multiprocessor: return 32;
+            case attribute::max_registers_per_block:
+            case attribute::max_registers_per_multiprocessor: return 65536;
+        }
+        return 0;
+    };
+    return wavefit::detail::device_limits_from_attributes(device_limits::vendor_kind::nvidia, name, arch, reported);
 }
 
 }  // namespace detail
