@@ -54,23 +54,44 @@ WAVEFIT_FUNC bool kernel_resources_of(const void* kernel, kernel_resources& out,
 
 }  // namespace detail
 
+namespace detail {
+
+// try_launch's runtime call, by what it is given: a configuration is checked and launched, work is
+// planned first.
+inline launch_result launch_given(const void* kernel, const launch_config& cfg, backend::stream_type stream,
+                                  void** args) noexcept {
+    return launch_configured(kernel, cfg, stream, args);
+}
+inline launch_result launch_given(const void* kernel, const work& w, backend::stream_type stream, void** args) noexcept {
+    return launch_planned(kernel, w, stream, args);
+}
+
+// The configuration a refusal before the runtime call names: the one given, or none yet for work.
+inline launch_config config_given(const launch_config& cfg) noexcept { return cfg; }
+inline launch_config config_given(const work&) noexcept { return launch_config{dims{0}, dims{0}}; }
+
+template <class Given, class... Params, class... Args>
+launch_result try_launch_given(void (*kernel)(Params...), const Given& given, backend::stream_type stream,
+                               Args&&... args) noexcept {
+    const void* address = kernel_address(kernel);
+    return with_packed_arguments<launch_result, Params...>(
+        [&](void** packed) { return launch_given(address, given, stream, packed); },
+        [&] { return refuse_nonzero_null(config_given(given)); }, std::forward<Args>(args)...);
+}
+
+}  // namespace detail
+
 // wavefit::launch without exceptions: the result says what happened (launch_result::ok()).
 template <class... Params, class... Args>
 launch_result try_launch(void (*kernel)(Params...), const launch_config& cfg, detail::backend::stream_type stream,
                          Args&&... args) noexcept {
-    const void* address = detail::kernel_address(kernel);
-    return detail::with_packed_arguments<launch_result, Params...>(
-        [&](void** packed) { return detail::launch_configured(address, cfg, stream, packed); },
-        [&] { return detail::refuse_nonzero_null(cfg); }, std::forward<Args>(args)...);
+    return detail::try_launch_given(kernel, cfg, stream, std::forward<Args>(args)...);
 }
 
 template <class... Params, class... Args>
 launch_result try_launch(void (*kernel)(Params...), const work& w, detail::backend::stream_type stream,
                          Args&&... args) noexcept {
-    const void* address = detail::kernel_address(kernel);
-    return detail::with_packed_arguments<launch_result, Params...>(
-        [&](void** packed) { return detail::launch_planned(address, w, stream, packed); },
-        [&] { return detail::refuse_nonzero_null(launch_config{dims{0}, dims{0}}); }, std::forward<Args>(args)...);
+    return detail::try_launch_given(kernel, w, stream, std::forward<Args>(args)...);
 }
 
 template <class... Params, class Count, class... Args, detail::if_size_type<Count> = 0>
