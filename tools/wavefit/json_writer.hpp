@@ -13,6 +13,7 @@
 #include <string_view>  // keys and string values
 #include <vector>       // nesting state
 
+#include <wavefit/detail/ascii.hpp>
 #include <wavefit/detail/utf8.hpp>
 
 namespace wavefit::cli {
@@ -66,7 +67,6 @@ public:
 
     // Appends `text` as a JSON string literal to `out`.
     static void append_string(std::string& out, std::string_view text) {
-        static constexpr char hex[] = "0123456789abcdef";
         out += '"';
         std::size_t i = 0;
         while (i < text.size()) {
@@ -82,8 +82,7 @@ public:
                 out += "\\r";
             } else if (c < 0x20 || c == 0x7f) {
                 out += "\\u00";
-                out += hex[c >> 4];
-                out += hex[c & 0xf];
+                wavefit::detail::append_hex_byte(out, c);
             } else if (c >= 0x80) {
                 const std::size_t length = utf8_sequence_length(text, i);
                 if (length == 0) {

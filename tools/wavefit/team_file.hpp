@@ -201,7 +201,6 @@ private:
 
     // A key or value quoted in an error: at most 60 bytes, control bytes and non-ASCII as \xNN.
     static std::string printable(std::string_view s) {
-        static constexpr char hex[] = "0123456789abcdef";
         std::string out;
         for (std::size_t i = 0; i < s.size() && i < 60; ++i) {
             const auto c = static_cast<unsigned char>(s[i]);
@@ -209,8 +208,7 @@ private:
                 out += static_cast<char>(c);
             } else {
                 out += "\\x";
-                out += hex[c >> 4];
-                out += hex[c & 0xf];
+                wavefit::detail::append_hex_byte(out, c);
             }
         }
         if (s.size() > 60) out += "...";

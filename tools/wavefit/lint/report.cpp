@@ -2,6 +2,7 @@
 // Text, JSON and SARIF for a lint run (report.hpp).
 #include "report.hpp"
 
+#include <wavefit/detail/ascii.hpp>
 #include <wavefit/version.hpp>
 
 #include "../json_writer.hpp"
@@ -36,7 +37,6 @@ std::string plural(std::uint64_t n, const char* word) {
 }  // namespace
 
 std::string uri_reference(const std::string& path) {
-    static constexpr char hex[] = "0123456789ABCDEF";
     std::string s;
     for (const char ch : path) {
         const auto c = static_cast<unsigned char>(ch);
@@ -46,8 +46,7 @@ std::string uri_reference(const std::string& path) {
             s += ch;
         } else {
             s += '%';
-            s += hex[c >> 4];
-            s += hex[c & 0xf];
+            wavefit::detail::append_hex_byte(s, c, true);
         }
     }
     return s;

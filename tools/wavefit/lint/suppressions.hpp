@@ -17,6 +17,8 @@
 #include <string_view>  // input text
 #include <vector>       // entries
 
+#include <wavefit/detail/ascii.hpp>
+
 #include "../text_lines.hpp"
 #include "rules.hpp"
 
@@ -225,14 +227,12 @@ inline bool is_fingerprint(std::string_view s) {
 // Paths are written with ' ', '#', '%' and control characters percent-encoded, so that a path with a space
 // stays one field and a '#' starts no comment.
 inline std::string encode_path(std::string_view path) {
-    static constexpr char hex[] = "0123456789ABCDEF";
     std::string s;
     for (const char c : path) {
         const auto b = static_cast<unsigned char>(c);
         if (b <= 0x20 || b == 0x7f || c == '#' || c == '%') {
             s += '%';
-            s += hex[b >> 4];
-            s += hex[b & 0xf];
+            wavefit::detail::append_hex_byte(s, b, true);
         } else {
             s += c;
         }
