@@ -99,24 +99,20 @@ struct kernel_spec {
         return k;
     }
     kernel_spec& registers(std::uint64_t vgprs, std::uint64_t agprs, std::uint64_t sgprs) {
-        vgpr_count = vgprs;
-        agpr_count = agprs;
-        sgpr_count = sgprs;
-        return *this;
+        return set(vgpr_count, vgprs).set(agpr_count, agprs).set(sgpr_count, sgprs);
     }
     kernel_spec& spills(std::uint64_t vgprs, std::uint64_t sgprs) {
-        vgpr_spill_count = vgprs;
-        sgpr_spill_count = sgprs;
-        return *this;
+        return set(vgpr_spill_count, vgprs).set(sgpr_spill_count, sgprs);
     }
-    kernel_spec& bound(std::uint64_t max_threads) {
-        max_flat_workgroup_size = max_threads;
-        return *this;
-    }
+    kernel_spec& bound(std::uint64_t max_threads) { return set(max_flat_workgroup_size, max_threads); }
     // Static LDS per work-group and scratch per work-item, in bytes.
     kernel_spec& memory(std::uint64_t lds_bytes, std::uint64_t scratch_bytes) {
-        group_segment_fixed_size = lds_bytes;
-        private_segment_fixed_size = scratch_bytes;
+        return set(group_segment_fixed_size, lds_bytes).set(private_segment_fixed_size, scratch_bytes);
+    }
+
+private:
+    kernel_spec& set(std::uint64_t& field, std::uint64_t value) {
+        field = value;
         return *this;
     }
 };
