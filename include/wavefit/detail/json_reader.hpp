@@ -190,9 +190,9 @@ private:
     static std::string describe_byte(int c) {
         if (c == end_of_bytes) return "end of input";
         if (c >= 0x21 && c < 0x7f && c != '\'') return std::string("'") + static_cast<char>(c) + "'";
-        std::string text = "byte 0x";
-        append_hex_byte(text, static_cast<unsigned char>(c));
-        return text;
+        std::string byte = "byte 0x";
+        append_hex_byte(byte, static_cast<unsigned char>(c));
+        return byte;
     }
     json_token fail_at(std::uint64_t at, const std::string& what) {
         if (token_ != json_token::error) {
