@@ -73,11 +73,11 @@ constexpr bool check_argument() {
     static_assert(kind != argument_kind::not_a_pointer,
                   "wavefit::launch: the kernel's parameter is a pointer and the argument is not (pass nullptr for none)");
     static_assert(kind != argument_kind::integer_narrowed,
-                  "wavefit::launch: an integer argument is wider than the kernel's parameter (or a floating value "
-                  "would be truncated): sizes above 2^31 would silently wrap; cast explicitly if that is intended");
+                  "wavefit::launch: an integer argument is wider than the kernel's parameter: sizes above 2^31 would "
+                  "silently wrap; cast explicitly if that is intended");
     static_assert(kind != argument_kind::float_truncated,
-                  "wavefit::launch: an integer argument is wider than the kernel's parameter (or a floating value "
-                  "would be truncated): a floating value passed to an integer parameter; cast explicitly if intended");
+                  "wavefit::launch: a floating value is passed for an integer parameter and would be truncated; cast "
+                  "explicitly if that is intended");
     static_assert(kind != argument_kind::not_convertible,
                   "wavefit::launch: an argument cannot be converted to the kernel's parameter type "
                   "(the instantiation trace names the parameter and argument types)");
