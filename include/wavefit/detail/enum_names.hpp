@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The one way wavefit spells an enum's values (diagnostic codes, which carry more, have their own table): names in
-// enumerator order, indexed by the value. The names are the CLI's and the JSON's spellings, so
-// tests/cpu/test_enum_names.cpp checks each one (an enumerator added without its name reads as
-// `beyond`: no compiler warns, as one did of a switch's missing case). A value outside the table (a
-// byte cast from bad input) reads as `beyond`.
+// The one way wavefit spells an enum's values (diagnostic codes, which carry more, have their own
+// table): names in enumerator order, indexed by the value. The names are the CLI's and the JSON's
+// spellings, so tests/cpu/test_enum_names.cpp checks each one (an enumerator added without its name
+// reads as `beyond`: no compiler warns, as one did of a switch's missing case). A value outside the
+// table (a byte cast from bad input) reads as `beyond`.
 #pragma once
 
 #include "../config.hpp"
