@@ -13,6 +13,7 @@
 #include <string>       // names, check messages
 #include <tuple>        // kernel arguments
 #include <type_traits>  // std::is_same_v
+#include <utility>      // std::move
 #include <vector>       // host copies
 
 #include "gpu_support/gpu_support.hpp"
