@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "detail/enum_names.hpp"
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
@@ -41,7 +42,10 @@ enum class diagnostic_code : std::uint8_t {
 
 enum class severity : std::uint8_t { error, warning };
 
-constexpr std::string_view to_string(severity s) noexcept { return s == severity::error ? "error" : "warning"; }
+constexpr std::string_view to_string(severity s) noexcept {
+    constexpr std::string_view names[] = {"error", "warning"};
+    return detail::enum_name(names, s);
+}
 
 namespace detail {
 struct code_info {

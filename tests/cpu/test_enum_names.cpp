@@ -9,6 +9,7 @@
 
 #include <wavefit/detail/json_reader.hpp>
 #include <wavefit/detail/planning.hpp>
+#include <wavefit/diagnostic.hpp>
 #include <wavefit/device_limits.hpp>
 #include <wavefit/occupancy.hpp>
 #include <wavefit/runtime/launch_error.hpp>
@@ -48,6 +49,7 @@ using kind = wavefit::work::work_kind;
 using coverage = wavefit::work::coverage;
 using policy = wavefit::grid_policy;
 using json_type = wavefit::detail::json_type;
+using severity = wavefit::severity;
 
 }  // namespace
 
@@ -81,6 +83,8 @@ TEST_CASE("enum names: every enumerator reads as the CLI and the JSON write it")
         enumerator(status::runtime_failed, "runtime_failed"),
         enumerator(vendor::amd, "amd"),
         enumerator(vendor::nvidia, "nvidia"),
+        enumerator(severity::error, "error"),
+        enumerator(severity::warning, "warning"),
         enumerator(mode::off, "off"),
         enumerator(mode::use, "use"),
         enumerator(mode::tune, "tune"),
@@ -113,6 +117,7 @@ TEST_CASE("enum names: a value past the last enumerator reads as no enumerator's
     CHECK(past_the_end<limiter>(6) == "unknown");
     CHECK(past_the_end<status>(5) == "unknown");
     CHECK(past_the_end<vendor>(2) == "unknown");
+    CHECK(past_the_end<severity>(2) == "unknown");
     CHECK(past_the_end<mode>(3) == "unknown");
     CHECK(past_the_end<kind>(4) == "unknown");
     CHECK(past_the_end<coverage>(2) == "unknown");

@@ -14,7 +14,8 @@
 #include <utility>        // std::move
 #include <vector>         // cells
 
-#include <wavefit/detail/ascii.hpp>  // to_lower
+#include <wavefit/detail/ascii.hpp>       // to_lower
+#include <wavefit/detail/enum_names.hpp>  // to_string(trace_format)
 #include <wavefit/detail/json_reader.hpp>
 
 #include "analysis/csv_reader.hpp"
@@ -32,16 +33,9 @@ using analysis::split_csv_line;
 using analysis::trace_dispatch;
 
 std::string_view to_string(trace_format f) noexcept {
-    switch (f) {
-        case trace_format::rocprofv3_csv: return "rocprofv3_csv";
-        case trace_format::rocpd_csv: return "rocpd_csv";
-        case trace_format::rocprof_csv: return "rocprof_csv";
-        case trace_format::omniperf_csv: return "omniperf_csv";
-        case trace_format::rocprofv3_json: return "rocprofv3_json";
-        case trace_format::nsys_csv: return "nsys_csv";
-        case trace_format::kineto_json: return "kineto_json";
-    }
-    return "unknown";
+    constexpr std::string_view names[] = {"rocprofv3_csv",  "rocpd_csv", "rocprof_csv", "omniperf_csv",
+                                          "rocprofv3_json", "nsys_csv",  "kineto_json"};
+    return wavefit::detail::enum_name(names, f);
 }
 
 namespace {

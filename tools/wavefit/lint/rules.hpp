@@ -9,26 +9,23 @@
 #include <cstdint>      // std::uint8_t
 #include <string_view>  // table text
 
+#include <wavefit/detail/enum_names.hpp>
+
 namespace wavefit::cli::lint {
 
 enum class level : std::uint8_t { error, warning, note };
 
 constexpr std::string_view to_string(level l) noexcept {
-    return l == level::error ? "error" : l == level::warning ? "warning" : "note";
+    constexpr std::string_view names[] = {"error", "warning", "note"};
+    return wavefit::detail::enum_name(names, l);
 }
 
 // The five groups of checks.
 enum class check_group : std::uint8_t { launch, warp, index, bounds, memory };
 
 constexpr std::string_view to_string(check_group g) noexcept {
-    switch (g) {
-        case check_group::launch: return "launch";
-        case check_group::warp: return "warp";
-        case check_group::index: return "index";
-        case check_group::bounds: return "bounds";
-        case check_group::memory: return "memory";
-    }
-    return "launch";
+    constexpr std::string_view names[] = {"launch", "warp", "index", "bounds", "memory"};
+    return wavefit::detail::enum_name(names, g);
 }
 
 struct rule {
