@@ -4,9 +4,12 @@
 // properties read), then, each the first of its kind in the process and timed on its own:
 //   raw_first         a raw launch of a never-launched kernel, to the stream's end (the baseline)
 //   device_count      wavefit's visible-device query (detail::visible_device_count)
-//   device_limits     wavefit::device_limits_for(0): the architecture and every attribute
-//   kernel_resources  wavefit::kernel_resources_for(kernel B): the runtime's function attributes
-//   wavefit_launch    wavefit::launch(kernel B, 32 elements) to the stream's end: table, plan, launch
+//   device_limits     the launch path's device limits (detail::cached_device_limits: the
+//                     architecture and every attribute, no name)
+//   kernel_resources  the launch path's kernel state (detail::cached_kernel_state of kernel B: the
+//                     runtime's function attributes)
+//   wavefit_launch    wavefit::launch(kernel B, 32 elements) to the stream's end: what is left, the
+//                     launch table, the plan and the runtime's launch
 //   attributes_then_raw  the function attributes of kernel C read directly, then a raw launch of it:
 //                     what the two runtime calls cost without wavefit around them
 //   raw_last          another raw first launch, after all of it (drift within the process)
@@ -19,6 +22,7 @@
 #include <cstdint>    // sizes
 #include <cstdio>     // error messages
 #include <exception>  // std::exception
+#include <stdexcept>  // std::runtime_error
 #include <string>     // the command line
 
 #include "benchmark_context.hpp"
@@ -63,13 +67,19 @@ parts measure(gpu::stream_t stream) {
     benchmark::DoNotOptimize(wavefit::detail::visible_device_count());
     p.device_count = microseconds_since(t0);
 
+    // As a launch's first call reads them (launch_impl.hpp, fill_entry); the public queries would
+    // add the device's name and an entry of their own.
+    wavefit::detail::query_failure failure;
     t0 = host_clock::now();
-    benchmark::DoNotOptimize(&wavefit::device_limits_for(0));
+    const wavefit::device_limits* limits = wavefit::detail::cached_device_limits(0, failure);
     p.device_limits = microseconds_since(t0);
+    if (limits == nullptr) throw std::runtime_error(std::string("reading the device's limits failed: ") + failure.what);
 
     t0 = host_clock::now();
-    benchmark::DoNotOptimize(wavefit::kernel_resources_for(part_kernel<1>));
+    const void* kernel_b = reinterpret_cast<const void*>(part_kernel<1>);
+    const bool kernel_read = wavefit::detail::cached_kernel_state(0, kernel_b, *limits, failure) != nullptr;
     p.kernel_resources = microseconds_since(t0);
+    if (!kernel_read) throw std::runtime_error(std::string("reading the kernel's attributes failed: ") + failure.what);
 
     t0 = host_clock::now();
     wavefit::launch(part_kernel<1>, std::uint64_t{32}, stream, nullptr);
