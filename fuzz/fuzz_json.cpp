@@ -7,6 +7,7 @@
 //   * parse_json accepts exactly what the pull reader reads without error (single documents);
 //   * with replacement on, every string that comes out is valid UTF-8;
 //   * an accepted document, written back out, parses again, and the writing reaches a fixed point;
+//   * any bytes written as one JSON string (append_json_string) read back as well_formed_utf8 of them;
 //   * no out-of-bounds read, no UB, no unbounded work or memory (ASan, UBSan, -timeout, -rss_limit_mb).
 #include <charconv>
 #include <cmath>
@@ -18,7 +19,8 @@
 #include <string_view>
 
 #include <wavefit/detail/json_reader.hpp>
-#include <wavefit/tuning_records.hpp>  // json_escaped, the library's string writer
+#include <wavefit/detail/json_text.hpp>  // append_json_string, the library's string writer
+#include <wavefit/detail/utf8.hpp>       // well_formed_utf8
 
 namespace {
 
@@ -83,11 +85,21 @@ std::string transcript(json_pull_reader& r, bool check_utf8) {
     }
 }
 
-// Strings are escaped as the tuning records escape theirs: '"', '\\' and the control characters.
-void write_string(std::string& out, std::string_view s) {
-    out += '"';
-    out += wavefit::detail::json_escaped(s);
-    out += '"';
+// Strings are written as the tuning records and the CLI write theirs.
+void write_string(std::string& out, std::string_view s) { wavefit::detail::append_json_string(out, s); }
+
+// The input's bytes as one string: the writer turns any bytes into a document the reader accepts,
+// and the reader gives back the same text, its ill-formed bytes as U+FFFD.
+void check_string_round_trip(const std::string& bytes) {
+    std::string written;
+    wavefit::detail::append_json_string(written, bytes);
+    json_limits limits;
+    limits.max_string_bytes = 3 * bytes.size() + 1;  // one U+FFFD (3 bytes) for each byte at most
+    limits.max_document_bytes = written.size() + 1;
+    const auto back = wavefit::detail::parse_json(written, limits);
+    if (!back.ok()) finding("a written string does not parse", back.error + " | " + written.substr(0, 300));
+    if (!back.value.as_string() || *back.value.as_string() != wavefit::detail::well_formed_utf8(bytes))
+        finding("a written string reads back changed", written.substr(0, 300));
 }
 
 void write(std::string& out, const json_value& v);
@@ -139,6 +151,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 1) return 0;
     const std::uint8_t options = data[0];
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+    check_string_round_trip(text);
     json_limits limits;
     limits.max_depth = 48;
     limits.max_string_bytes = 4096;

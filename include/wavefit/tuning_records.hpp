@@ -23,6 +23,7 @@
 #include "config.hpp"
 #include "detail/arithmetic.hpp"
 #include "detail/ascii.hpp"
+#include "detail/json_text.hpp"
 #include "detail/json_reader.hpp"
 #include "device_limits.hpp"
 #include "kernel_resources.hpp"
@@ -370,20 +371,10 @@ inline std::string record_problem(const device_limits& d, const kernel_resources
 
 // ------------------------------------------------------------------------------------- JSON lines
 
-inline std::string json_escaped(std::string_view s) {
+// `s` as a JSON string literal, quotes included (detail/json_text.hpp: the one JSON string writer).
+inline std::string json_string(std::string_view s) {
     std::string out;
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            out += "\\u00";
-            detail::append_hex_byte(out, c);
-        } else {
-            out += ch;
-        }
-    }
+    append_json_string(out, s);
     return out;
 }
 
@@ -401,7 +392,7 @@ inline std::string dims_json(const dims& b) {
 }
 
 // One key field as JSON, by its type.
-inline std::string key_value_json(const std::string& v) { return "\"" + json_escaped(v) + "\""; }
+inline std::string key_value_json(const std::string& v) { return json_string(v); }
 inline std::string key_value_json(std::uint32_t v) { return std::to_string(v); }
 inline std::string key_value_json(std::uint64_t v) { return std::to_string(v); }
 inline std::string key_value_json(bool v) { return v ? "true" : "false"; }
@@ -428,8 +419,8 @@ inline std::string choice_json(const tuned_choice& c) {
 
 // One record as one line of JSON (no newline).
 inline std::string to_json_line(const tuning_record& r) {
-    return "{\"wavefit_tuning\":" + std::to_string(tuning_format) + ",\"wavefit\":\"" + json_escaped(r.wavefit_version) +
-           "\",\"key\":" + key_json(r.key) + ",\"chosen\":" + choice_json(r.chosen) + ",\"plan\":" + choice_json(r.plan) +
+    return "{\"wavefit_tuning\":" + std::to_string(tuning_format) + ",\"wavefit\":" + json_string(r.wavefit_version) +
+           ",\"key\":" + key_json(r.key) + ",\"chosen\":" + choice_json(r.chosen) + ",\"plan\":" + choice_json(r.plan) +
            (r.has_baseline ? ",\"baseline\":" + choice_json(r.baseline) : std::string()) +
            ",\"cold_cache\":" + (r.cold_cache ? "true" : "false") + ",\"candidates\":" + std::to_string(r.candidates) +
            ",\"failed\":" + std::to_string(r.failed) + ",\"tuning_ms\":" + number_text(r.tuning_ms) +

@@ -190,6 +190,26 @@ TEST_CASE("a tuning record round-trips through its JSON line", "[tuning][records
     CHECK_FALSE(orphan.ok());
 }
 
+TEST_CASE("a record whose runtime text is not well-formed UTF-8 reads back, its bytes as U+FFFD", "[tuning][records]") {
+    // A runtime may name a device or a kernel with any bytes; the file holds JSON, which holds
+    // well-formed text only. The tuner keys its records with well_formed_utf8() (runtime/tuner.hpp),
+    // so the key a launch looks up is the one its record reads back.
+    tuning_record r = sample_record();
+    r.key.device_name = "NVIDIA \xFF H200";
+    r.key.kernel = "_Z4copyPdPKdm\xC3";
+    const std::string line = wavefit::detail::to_json_line(r);
+    CAPTURE(line);
+    const wavefit::detail::tuning_record_result back = wavefit::detail::parse_tuning_record(line);
+    REQUIRE(back.error == "");
+    CHECK(back.record.key.device_name == "NVIDIA \xEF\xBF\xBD H200");
+    CHECK(back.record.key.kernel == "_Z4copyPdPKdm\xEF\xBF\xBD");
+    tuning_record as_keyed = r;
+    as_keyed.key.device_name = wavefit::detail::well_formed_utf8(r.key.device_name);
+    as_keyed.key.kernel = wavefit::detail::well_formed_utf8(r.key.kernel);
+    CHECK(back.record.key == as_keyed.key);
+    CHECK(wavefit::detail::to_json_line(back.record) == line);
+}
+
 TEST_CASE("a per-block record keys on the unit's size class, and only per-block and per-wave work has one",
           "[tuning][records]") {
     tuning_record r = sample_record();

@@ -95,6 +95,18 @@ void require_tuned_to_1970_ns(const wavefit::tuning_result& r) {
     CHECK(r.plan_ns == Approx(2000.0));
 }
 
+// Tune mode with five_percent_faster_at_512x2432 on `device`, the file `file`: the first planned launch
+// of tuned_kernel<N>, named `mangled`, over looping_work() tunes it in place and writes the file.
+template <int N>
+wavefit::launch_result first_launch_in_tune_mode(int device, const std::string& mangled, const scratch_file& file) {
+    fake::current_device = device;
+    fake::name_kernel(fake::address_of(tuned_kernel<N>), mangled);
+    fake::set_duration_model(five_percent_faster_at_512x2432);
+    wavefit::set_tuning_file(file.path.string());
+    wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
+    return wavefit::try_launch(tuned_kernel<N>, looping_work(), nullptr, nullptr, 4099);
+}
+
 }  // namespace
 
 TEST_CASE("tuning: WAVEFIT_TUNING without a registered tuner is reported; a registered tuner turned off is not",
@@ -357,13 +369,8 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
           "[tuning][fake-hip]") {
     tuning_scope scope;
     scratch_file file("in-place");
-    fake::current_device = 3;
-    fake::name_kernel(fake::address_of(tuned_kernel<3>), "_Z12tuned_kernelILi3EEvPfi");
-    fake::set_duration_model(five_percent_faster_at_512x2432);
-    wavefit::set_tuning_file(file.path.string());
-    wavefit::set_tuning_mode(wavefit::tuning_mode::tune);
     const int launches_before = fake::count().launches.load();
-    const wavefit::launch_result first = wavefit::try_launch(tuned_kernel<3>, looping_work(), nullptr, nullptr, 4099);
+    const wavefit::launch_result first = first_launch_in_tune_mode<3>(3, "_Z12tuned_kernelILi3EEvPfi", file);
     CAPTURE(first.message);
     CHECK(first.status == wavefit::launch_status::launched);
     CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
@@ -382,6 +389,24 @@ TEST_CASE("tune mode: the first planned launch of a kernel and size tunes in pla
     CHECK(spec::contains(text, "\"device\":\"Fake MI300X 3\",\"arch\":\"gfx942:sramecc+:xnack-\",\"compute_units\":304"));
     CHECK(spec::contains(text, "\"coverage\":\"kernel_loops\""));
     CHECK(spec::contains(text, "\"runtime\":\"HIP 60443483\""));
+}
+
+TEST_CASE("tune mode: a kernel whose name is not well-formed UTF-8 gets a record its file reads back",
+          "[tuning][fake-hip]") {
+    tuning_scope scope;
+    scratch_file file("ill-formed-name");
+    const wavefit::launch_result first = first_launch_in_tune_mode<18>(6, "_Z12tuned_kernelILi18EEvPfi\xFF", file);
+    CAPTURE(first.message);
+    CHECK(first.config == wavefit::launch_config{wavefit::dims{2432}, wavefit::dims{512}});
+    const std::string text = file.read();
+    CAPTURE(text);
+    // Before, the name's byte went into the file as it was, and no reader took that line back.
+    wavefit::detail::tuning_database reread;
+    const auto report = reread.add_lines(text);
+    CHECK(report.ignored == 0);
+    REQUIRE(reread.size() == 1);
+    CHECK(reread.records().front().key.kernel == "_Z12tuned_kernelILi18EEvPfi\xEF\xBF\xBD");
+    CHECK(reread.records().front().chosen.block.x == 512);
 }
 
 TEST_CASE("a tuning file: a record from another run is used, an invalid or foreign one never is", "[tuning][fake-hip]") {

@@ -13,8 +13,7 @@
 #include <string_view>  // keys and string values
 #include <vector>       // nesting state
 
-#include <wavefit/detail/ascii.hpp>
-#include <wavefit/detail/utf8.hpp>
+#include <wavefit/detail/json_text.hpp>  // append_json_string
 
 namespace wavefit::cli {
 
@@ -65,41 +64,8 @@ public:
     // The document with a final newline; valid once every object and array is closed.
     std::string finish() const { return out_ + "\n"; }
 
-    // Appends `text` as a JSON string literal to `out`.
-    static void append_string(std::string& out, std::string_view text) {
-        out += '"';
-        std::size_t i = 0;
-        while (i < text.size()) {
-            const auto c = static_cast<unsigned char>(text[i]);
-            if (c == '"' || c == '\\') {
-                out += '\\';
-                out += static_cast<char>(c);
-            } else if (c == '\n') {
-                out += "\\n";
-            } else if (c == '\t') {
-                out += "\\t";
-            } else if (c == '\r') {
-                out += "\\r";
-            } else if (c < 0x20 || c == 0x7f) {
-                out += "\\u00";
-                wavefit::detail::append_hex_byte(out, c);
-            } else if (c >= 0x80) {
-                const std::size_t length = utf8_sequence_length(text, i);
-                if (length == 0) {
-                    out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
-                    ++i;
-                    continue;
-                }
-                out.append(text.data() + i, length);
-                i += length;
-                continue;
-            } else {
-                out += static_cast<char>(c);
-            }
-            ++i;
-        }
-        out += '"';
-    }
+    // Appends `text` as a JSON string literal to `out` (the library's one JSON string writer).
+    static void append_string(std::string& out, std::string_view text) { wavefit::detail::append_json_string(out, text); }
 
 private:
     struct level {
@@ -134,17 +100,6 @@ private:
         levels_.back().has_items = true;
     }
     void write_string(std::string_view text) { append_string(out_, text); }
-
-    // Length of the well-formed UTF-8 sequence starting at text[i], or 0 if it is not one.
-    static std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-        const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-        const wavefit::detail::utf8_lead lead = wavefit::detail::utf8_lead_of(byte(i));
-        if (lead.length == 0 || i + lead.length > text.size()) return 0;
-        if (byte(i + 1) < lead.min_second || byte(i + 1) > lead.max_second) return 0;
-        for (std::size_t k = 2; k < lead.length; ++k)
-            if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-        return lead.length;
-    }
 
     std::string out_;
     std::vector<level> levels_;

@@ -31,6 +31,7 @@
 #include <vector>      // timings
 
 #include "../config.hpp"
+#include "../detail/utf8.hpp"  // well_formed_utf8: the key as its record holds it
 #include "../plan.hpp"
 #include "../tuning_records.hpp"
 #include "../validate.hpp"
@@ -227,11 +228,13 @@ inline bool tuning_key_for(const launch_entry& e, const work& w, tuning_key& key
         (void)backend::take_last_error();
         return false;
     }
-    key.device_name = name;
-    key.device_arch = arch;
+    // Made well-formed as a record's file holds them (append_json_string): the key a launch looks up
+    // is then the key its record reads back, whatever bytes the runtime reported.
+    key.device_name = well_formed_utf8(name);
+    key.device_arch = well_formed_utf8(arch);
     key.compute_units = e.limits->compute_units;
-    key.runtime = backend::runtime_version_text();
-    key.kernel = std::move(kernel);
+    key.runtime = well_formed_utf8(backend::runtime_version_text());
+    key.kernel = well_formed_utf8(kernel);
     key.resources = e.kernel->resources;
     key.describe_work(w);
     return true;
