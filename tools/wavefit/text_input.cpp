@@ -6,6 +6,7 @@
 #include <cerrno>     // errno for messages
 #include <cstring>    // std::strerror
 
+#include <wavefit/detail/ascii.hpp>  // append_hex_byte
 #include <wavefit/detail/utf8.hpp>
 
 #include "analysis/gzip_stream.hpp"
@@ -46,8 +47,9 @@ std::size_t first_non_text_byte(std::string_view bytes) {
 }
 
 std::string hex_byte(unsigned char c) {
-    const char digits[] = "0123456789abcdef";
-    return std::string("0x") + digits[c >> 4] + digits[c & 15];
+    std::string text = "0x";
+    detail::append_hex_byte(text, c);
+    return text;
 }
 
 }  // namespace
