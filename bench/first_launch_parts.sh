@@ -2,20 +2,21 @@
 # SPDX-License-Identifier: MIT
 # The parts of the process's first wavefit launch (bench/first_launch_parts.hip), one process per
 # sample: runs BENCH (a wavefit_bench_first) N times and prints each part's median and range in
-# microseconds, with the sum of wavefit's parts over the raw first launch.
-#   bench/first_launch_parts.sh N BENCH
+# microseconds, with the sum of wavefit's parts over the raw first launch. ORDER (wavefit_first by
+# default, or runtime_first) is the program's --parts_order.
+#   bench/first_launch_parts.sh N BENCH [ORDER]
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: bench/first_launch_parts.sh N BENCH" >&2; exit 2; }
-n=$1 bin=$2
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: bench/first_launch_parts.sh N BENCH [ORDER]" >&2; exit 2; }
+n=$1 bin=$2 order=${3:-wavefit_first}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for i in $(seq "$n"); do
-  "$bin" --benchmark_format=json --benchmark_out="$tmp/$i.json" > /dev/null
+  "$bin" --parts_order="$order" --benchmark_format=json --benchmark_out="$tmp/$i.json" > /dev/null
 done
 python3 - "$tmp" <<'PY'
 import glob, json, statistics, sys
 runs = [json.load(open(p))["benchmarks"][0] for p in sorted(glob.glob(f"{sys.argv[1]}/*.json"))]
 parts = ["raw_first", "device_count", "device_limits", "kernel_resources", "wavefit_launch_enqueue",
-         "wavefit_launch", "attributes_then_raw", "raw_last"]
+         "wavefit_launch", "attributes_direct", "attributes_then_raw", "raw_last"]
 for part in parts:
     xs = sorted(r[part + "_us"] for r in runs)
     print(f"{part:24s} median {statistics.median(xs):8.1f} us  (min {xs[0]:.1f}, max {xs[-1]:.1f})")
