@@ -52,6 +52,21 @@ inline void add_context(const device_facts& f, const std::string& command) {
     AddCustomContext("command_line", command);
 }
 
+// The start of the launch benchmarks (launch_overhead.hip, first_launch_parts.hip), with nothing of
+// wavefit touched yet: the context made, a non-blocking stream, one raw launch of `warm_up` (which
+// loads the module, so a first launch timed later pays only for its kernel) and the device's facts
+// and `command` in the JSON context. Returns the stream.
+inline gpu::stream_t start_before_wavefit(void (*warm_up)(), const std::string& command) {
+    gpu::stream_t stream{};
+    gpu::check(gpu::synchronize(), "synchronizing the device");
+    gpu::check(gpu::create_stream(stream, true), "creating a stream");
+    GPU_RAW_LAUNCH_NO_ARGS(warm_up, dim3(1), dim3(32), 0, stream);
+    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
+    gpu::check_last_launch("the warm-up launch");
+    add_context(read_device_facts(), command);
+    return stream;
+}
+
 // The tuned strategy's launches read the tuning records (WAVEFIT_TUNING=use) while the scope lives;
 // everything else plans without them, so that one process measures planned and tuned side by side.
 class tuning_mode_scope {

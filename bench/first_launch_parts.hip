@@ -141,14 +141,7 @@ int run(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
     // As wavefit_bench_launch starts: nothing of wavefit touched before the parts are measured.
-    gpu::stream_t stream{};
-    gpu::check(gpu::synchronize(), "synchronizing the device");
-    gpu::check(gpu::create_stream(stream, true), "creating a stream");
-    GPU_RAW_LAUNCH_NO_ARGS(warm_up_kernel, dim3(1), dim3(32), 0, stream);
-    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
-    gpu::check_last_launch("the warm-up launch");
-    add_context(read_device_facts(), command);
-    measured = measure(stream, runtime_first);
+    measured = measure(start_before_wavefit(warm_up_kernel, command), runtime_first);
 
     benchmark::RegisterBenchmark("first_launch_parts", bm_parts)->Iterations(1)->Repetitions(1)->UseManualTime();
     benchmark::RunSpecifiedBenchmarks();

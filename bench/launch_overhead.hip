@@ -424,13 +424,7 @@ int run(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
     // The context and the module exist before anything is timed; wavefit is not touched yet.
-    gpu::check(gpu::synchronize(), "synchronizing the device");
-    gpu::check(gpu::create_stream(stream, true), "creating a stream");
-    GPU_RAW_LAUNCH_NO_ARGS(empty_kernel, dim3(1), dim3(32), 0, stream);
-    gpu::check(gpu::synchronize(stream), "synchronizing the stream");
-    gpu::check_last_launch("the warm-up launch");
-    const device_facts facts = read_device_facts();
-    add_context(facts, command);
+    stream = start_before_wavefit(empty_kernel, command);
     measure_first_in_process();
 
     small_x = static_cast<float*>(gpu::allocate_bytes(small_subject.elements * sizeof(float)));
