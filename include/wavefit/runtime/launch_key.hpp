@@ -50,8 +50,18 @@ constexpr std::uint32_t unit_class(const work& w) noexcept {
     return 1 + size_bucket(w.unit_size);
 }
 
+// Words 2 to 10 of a key (the work's, apart from the kernel, the shape and the tuning generation),
+// summed in a tree, not in a loop (GCC keeps the loop).
+constexpr std::uint64_t work_words_sum(const launch_key& k) noexcept {
+    static_assert(launch_key::word_count == 12, "launch_key: sum every work word");
+    const std::uint64_t* w = k.words;
+    return ((w[2] + w[3]) + (w[4] + w[5])) + ((w[6] + w[7]) + (w[8] + w[9])) + w[10];
+}
+
 // The words of a launch key that come from the work: all but the kernel (word 0), the device (the
-// low half of word 1) and what tuning adds (finished_key).
+// low half of word 1) and what tuning adds (finished_key). Word 0, the kernel's, holds the sum of the
+// work's words (work_words_sum) until the key is finished: a launch's hash then reads one word of
+// the key its caller packed instead of nine (for a work of constants the sum is a constant).
 // Every word is given at once: a key zeroed first and then filled costs a block clear at every call.
 constexpr launch_key work_key(const work& w) noexcept {
     const work::kernel_contract& c = w.contract;
@@ -68,9 +78,11 @@ constexpr launch_key work_key(const work& w) noexcept {
     // Never evaluated at compile time with a function here (a pointer's value is not a constant).
     const std::uint64_t shared_function =
         o.shared_for_block != nullptr ? reinterpret_cast<std::uintptr_t>(o.shared_for_block) : 0;
-    return launch_key{{0, shape, c.max_block | (std::uint64_t{c.group_threads} << 32), c.fixed_block.x, c.fixed_block.y,
-                       c.fixed_block.z, o.dynamic_shared, o.shared_per_thread, shared_function, o.min_efficient_block,
-                       factor, 0}};
+    launch_key key{{0, shape, c.max_block | (std::uint64_t{c.group_threads} << 32), c.fixed_block.x, c.fixed_block.y,
+                    c.fixed_block.z, o.dynamic_shared, o.shared_per_thread, shared_function, o.min_efficient_block, factor,
+                    0}};
+    key.words[0] = work_words_sum(key);  // the kernel's word, until finished_key puts the kernel there
+    return key;
 }
 
 // work_key of every work::elements(n): the count is not in the key (only its size bucket, while tuning).
@@ -84,14 +96,6 @@ constexpr std::size_t launch_key_hash_of(std::uint64_t kernel_word, std::uint64_
     rest = ((rest << 29) | (rest >> 35)) ^ shape_word;
     const std::uint64_t h = (kernel_word ^ (rest * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
     return static_cast<std::size_t>(h ^ (h >> 31));
-}
-
-// Words 2 to 10 of a key (the work's, apart from the kernel, the shape and the tuning generation),
-// summed in a tree, not in a loop (GCC keeps the loop).
-constexpr std::uint64_t work_words_sum(const launch_key& k) noexcept {
-    static_assert(launch_key::word_count == 12, "launch_key: sum every work word");
-    const std::uint64_t* w = k.words;
-    return ((w[2] + w[3]) + (w[4] + w[5])) + ((w[6] + w[7]) + (w[8] + w[9])) + w[10];
 }
 
 struct launch_key_hash {
@@ -125,8 +129,9 @@ struct finished_key_parts {
     std::uint64_t shape_word = 0;
     std::uint64_t last_word = 0;
 
+    // The work words' sum is word 0 of an unfinished key (work_key).
     std::size_t hash() const noexcept {
-        return launch_key_hash_of(kernel_word, shape_word, work_words_sum(work_words.get()) + last_word);
+        return launch_key_hash_of(kernel_word, shape_word, work_words.get().words[0] + last_word);
     }
     // Whether `k` is this key: every word compared (as operator==).
     bool matches(const launch_key& k) const noexcept {
