@@ -16,8 +16,8 @@
 // byte offset by its size's log2 (arrays start a cache line, so the offset stays within the first
 // slot and the pointer keeps its provenance): a lookup reads the word and one slot, with no header
 // between them, a line fewer for a launch that finds its lines evicted.
-// No GPU header and no exceptions: the runtime layer uses it with real queries, the tests with fakes
-// (under ThreadSanitizer).
+// No GPU header, and no exception of its own (only std::bad_alloc, where `new` would throw it): the
+// runtime layer uses it with real queries, the tests with fakes (under ThreadSanitizer).
 #pragma once
 
 #include "../config.hpp"
@@ -25,13 +25,48 @@
 #include <atomic>   // the slots
 #include <cstddef>  // std::size_t
 #include <cstdint>  // the word's low bits
-#include <cstdlib>  // std::abort: no first array, without exceptions
 #include <mutex>    // first computations
-#include <new>      // std::nothrow: a table that cannot grow keeps working; aligned slot arrays
+#include <new>      // operator new; std::nothrow where a table that cannot grow keeps working
 #include <utility>  // std::forward
 
 WAVEFIT_BEGIN_NAMESPACE
 namespace detail {
+
+// A block of memory whose `line` starts a cache line, from the plain `operator new` and aligned here:
+// a process's first launch then calls no allocation function the program has not called already.
+// libstdc++'s aligned and nothrow forms resolve five symbols through the dynamic linker on their first
+// call (the aligned array form calls the aligned form, which calls aligned_alloc and libgcc's
+// popcount), about half of the first launch's instructions on the fake runtime.
+struct line_block {
+    static constexpr std::size_t line = 64;
+    void* storage = nullptr;  // what operator new gave, for release()
+    void* start = nullptr;    // the first line inside it
+
+    // `bytes` from a line's start. With `may_fail`, a block that memory cannot give is an empty one
+    // (storage null) instead of std::bad_alloc (as `new` would throw; without exceptions, where
+    // `new` ends the process, the nothrow form is asked, off the first launch's path).
+    static line_block allocate(std::size_t bytes, bool may_fail) {
+        line_block b;
+#if WAVEFIT_EXCEPTIONS
+        if (!may_fail) {
+            b.storage = ::operator new(bytes + line - 1);
+        } else {
+            try {
+                b.storage = ::operator new(bytes + line - 1);
+            } catch (const std::bad_alloc&) {
+                return b;
+            }
+        }
+#else
+        b.storage = may_fail ? ::operator new(bytes + line - 1, std::nothrow) : ::operator new(bytes + line - 1);
+        if (b.storage == nullptr) return b;
+#endif
+        const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(b.storage);
+        b.start = static_cast<unsigned char*>(b.storage) + ((line - address % line) % line);
+        return b;
+    }
+    static void release(void* storage) noexcept { ::operator delete(storage); }
+};
 
 template <class Key, class Value, class Hash, std::size_t MaxSlots = 4096>
 class once_table {
@@ -58,15 +93,15 @@ public:
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
         const slots_view v = arrays_->view();
-        for (std::size_t i = 0; i <= v.mask; ++i) delete v.slots[i].load(std::memory_order_relaxed);
+        for (std::size_t i = 0; i <= v.mask; ++i) node::destroy(v.slots[i].load(std::memory_order_relaxed));
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
-            delete n;
+            node::destroy(n);
             n = next;
         }
         for (slot_array* a = arrays_; a != nullptr;) {
             slot_array* older = a->older;
-            delete a;
+            slot_array::destroy(a);
             a = older;
         }
     }
@@ -83,9 +118,9 @@ public:
         if (const node* n = find_node_at(*current_, h, is_key, itself())) return &n->value;
         std::lock_guard<std::mutex> lock(mutex_);
         if (const node* n = find_locked(h, is_key)) return &n->value;
-        node* fresh = new node(key);
+        node* fresh = node::make(key);
         if (!compute(fresh->value)) {
-            delete fresh;
+            node::destroy(fresh);
             return nullptr;
         }
         publish(fresh, h);
@@ -126,13 +161,37 @@ private:
     static constexpr std::size_t probes = 16;
     static constexpr std::size_t first_count = MaxSlots < 64 ? MaxSlots : 64;
 
-    // A node starts a cache line: a launch key (96 bytes) then spans two lines, not three, and a lookup
-    // after the driver's call finds one line fewer evicted (bench/launch_model/count.sh evict).
-    struct alignas(64) node {
-        explicit node(const Key& k) : key(k) {}
+    // A node starts a cache line (make() places it there): a launch key (96 bytes) then spans two lines,
+    // not three, and a lookup after the driver's call finds one line fewer evicted
+    // (bench/launch_model/count.sh evict). Not declared over-aligned: `new` of such a type asks for
+    // the aligned allocation functions, and placement at a line's start is what matters.
+    struct node {
+        explicit node(const Key& k, void* block) : key(k), storage(block) {}
         const Key key;
         Value value{};
         node* next_overflow = nullptr;
+        void* const storage;  // line_block::storage, freed by destroy()
+
+        // A node at a line's start: std::bad_alloc when memory runs out, as `new node` would.
+        static node* make(const Key& k) {
+            const line_block b = line_block::allocate(sizeof(node), false);
+#if WAVEFIT_EXCEPTIONS
+            try {
+                return new (b.start) node(k, b.storage);
+            } catch (...) {  // the key's or the value's constructor threw
+                line_block::release(b.storage);
+                throw;
+            }
+#else
+            return new (b.start) node(k, b.storage);
+#endif
+        }
+        static void destroy(node* n) noexcept {
+            if (n == nullptr) return;
+            void* const storage = n->storage;
+            n->~node();
+            line_block::release(storage);
+        }
     };
 
     // An array's slots and mask, as a lookup reads them.
@@ -143,24 +202,29 @@ private:
 
     // An array of slots, owned here and freed with the table; readers see it through current_'s word.
     // Its slots start a cache line, which leaves the word's low six bits for the size's log2.
-    static constexpr std::size_t slot_alignment = 64;
+    // The array and its slots are one block: the slots start at the block's second line.
+    static constexpr std::size_t slot_alignment = line_block::line;
     struct slot_array {
-        slot_array(std::atomic<node*>* s, std::size_t count, slot_array* replaced)
-            : slots(s), count_log2(log2_of(count)), older(replaced) {}
-        ~slot_array() { ::operator delete[](slots, std::align_val_t{slot_alignment}); }
+        slot_array(std::atomic<node*>* s, std::size_t count, slot_array* replaced, void* block)
+            : slots(s), count_log2(log2_of(count)), older(replaced), storage(block) {}
         slot_array(const slot_array&) = delete;
         slot_array& operator=(const slot_array&) = delete;
 
-        // `count` cleared slots, or nullptr when memory runs out.
-        static slot_array* make(std::size_t count, slot_array* replaced) noexcept {
-            void* const bytes =
-                ::operator new[](count * sizeof(std::atomic<node*>), std::align_val_t{slot_alignment}, std::nothrow);
-            if (bytes == nullptr) return nullptr;
-            auto* const cleared = static_cast<std::atomic<node*>*>(bytes);
+        // `count` cleared slots, or nullptr when memory runs out and `may_fail` (else std::bad_alloc).
+        static slot_array* make(std::size_t count, slot_array* replaced, bool may_fail) {
+            static_assert(sizeof(slot_array) <= slot_alignment, "once_table: the array's header fits one line");
+            const line_block b = line_block::allocate(slot_alignment + count * sizeof(std::atomic<node*>), may_fail);
+            if (b.storage == nullptr) return nullptr;
+            auto* const cleared =
+                reinterpret_cast<std::atomic<node*>*>(static_cast<unsigned char*>(b.start) + slot_alignment);
             for (std::size_t i = 0; i < count; ++i) new (&cleared[i]) std::atomic<node*>(nullptr);
-            slot_array* const a = new (std::nothrow) slot_array(cleared, count, replaced);
-            if (a == nullptr) ::operator delete[](bytes, std::align_val_t{slot_alignment});
-            return a;
+            return new (b.start) slot_array(cleared, count, replaced, b.storage);
+        }
+        // Frees the array and its slots (the slots hold atomics of pointers: nothing to destroy).
+        static void destroy(slot_array* a) noexcept {
+            void* const storage = a->storage;
+            a->~slot_array();
+            line_block::release(storage);
         }
 
         // What current_ holds for this array.
@@ -170,6 +234,7 @@ private:
         std::atomic<node*>* const slots;
         const std::size_t count_log2;
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
+        void* const storage;      // line_block::storage of the array and its slots
     };
 
     static constexpr std::size_t log2_of(std::size_t count) noexcept {
@@ -181,15 +246,7 @@ private:
 
     // The first array, made with the table: std::bad_alloc when memory runs out (as `new` would; without
     // exceptions, as `new` does then, the process ends).
-    static slot_array* first_array() {
-        slot_array* const a = slot_array::make(first_count, nullptr);
-#if WAVEFIT_EXCEPTIONS
-        if (a == nullptr) throw std::bad_alloc();
-#else
-        if (a == nullptr) std::abort();
-#endif
-        return a;
-    }
+    static slot_array* first_array() { return slot_array::make(first_count, nullptr, false); }
 
     // The slots and mask a (published, not null) word of current_ stands for.
     static slots_view view(void* word) noexcept {
@@ -280,7 +337,7 @@ private:
     // Under the mutex: twice the slots, every entry of `old` placed again, then published; false (and
     // `old` kept) when memory runs out.
     bool grow(const slots_view& old) noexcept {
-        slot_array* bigger = slot_array::make(2 * (old.mask + 1), arrays_);
+        slot_array* bigger = slot_array::make(2 * (old.mask + 1), arrays_, true);
         if (bigger == nullptr) return false;
         const slots_view v = bigger->view();
         for (std::size_t i = 0; i <= old.mask; ++i) {
