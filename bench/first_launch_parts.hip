@@ -88,7 +88,7 @@ void read_attributes_one_by_one(parts& p) {
         one([&] { return wavefit::detail::backend::read_attribute(value, static_cast<wavefit::detail::device_attribute>(a), 0); });
         benchmark::DoNotOptimize(value);
     }
-    std::string arch;
+    wavefit::detail::short_name arch;
     one([&] { return wavefit::detail::backend::read_arch(arch, 0); });
     benchmark::DoNotOptimize(arch);
     p.attributes_again = total;

@@ -135,7 +135,9 @@ inline device_facts read_device_facts() {
     check(WAVEFIT_RUNTIME_API(GetDeviceProperties)(&p, f.device), "reading the device properties");
     f.name = p.name;
     f.global_memory_bytes = p.totalGlobalMem;
-    check(wavefit::detail::backend::read_arch(f.arch, f.device), "reading the device's ISA");
+    wavefit::detail::short_name isa;
+    check(wavefit::detail::backend::read_arch(isa, f.device), "reading the device's ISA");
+    f.arch.assign(isa.view());
     f.compute_units = attribute(GPU_ATTRIBUTE(hipDeviceAttributeMultiprocessorCount, cudaDevAttrMultiProcessorCount));
     f.wave_size = attribute(GPU_ATTRIBUTE(hipDeviceAttributeWarpSize, cudaDevAttrWarpSize));
     f.memory_clock_khz = attribute(GPU_ATTRIBUTE(hipDeviceAttributeMemoryClockRate, cudaDevAttrMemoryClockRate));

@@ -14,6 +14,7 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
+#include <string_view>  // the ISA name
 #include <string>       // device names
 #include <type_traits>  // detecting hip/cudaStreamGetDevice
 #include <utility>      // std::declval
@@ -142,13 +143,14 @@ inline error_type read_attribute(int& value, device_attribute a, int device) noe
 
 // The device's ISA name ("gfx942:sramecc+:xnack-", "sm_90"), which decides its register and
 // residency model. NVIDIA's comes from two attributes (cheap); AMD's exists only in the properties
-// struct, read once per device by the caller's cache.
-inline error_type read_arch(std::string& arch, int device) {
+// struct, read once per device by the caller's cache. Written into a short_name, not a std::string:
+// a process's first launch reads it, and no string function need be resolved for it there.
+inline error_type read_arch(short_name& arch, int device) {
 #if WAVEFIT_PLATFORM_HIP && !WAVEFIT_PLATFORM_HIP_NVIDIA
     hipDeviceProp_t props{};
     const error_type e = hipGetDeviceProperties(&props, device);
     if (e != hipSuccess) return e;
-    arch = props.gcnArchName;
+    arch.assign(props.gcnArchName);
     return hipSuccess;
 #else
     int major = 0, minor = 0;
@@ -160,7 +162,20 @@ inline error_type read_arch(std::string& arch, int device) {
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
 #endif
     if (e != success) return e;
-    arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    // "sm_" and the two numbers in decimal (10 digits each at most).
+    char text[3 + 2 * 10] = {'s', 'm', '_'};
+    std::size_t size = 3;
+    for (const int part : {major, minor}) {
+        char digits[10];
+        std::size_t count = 0;
+        unsigned value = part < 0 ? 0u : static_cast<unsigned>(part);
+        do {
+            digits[count++] = static_cast<char>('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        while (count > 0) text[size++] = digits[--count];
+    }
+    arch.assign(std::string_view(text, size));
     return success;
 #endif
 }
@@ -183,8 +198,11 @@ inline error_type read_device_name(std::string& name, int device) {
 
 // Both names, for callers that need both (device_limits_for, the CLI's device catalog).
 inline error_type read_names(std::string& name, std::string& arch, int device) {
-    const error_type e = read_arch(arch, device);
-    return e != success ? e : read_device_name(name, device);
+    short_name isa;
+    const error_type e = read_arch(isa, device);
+    if (e != success) return e;
+    arch.assign(isa.view());
+    return read_device_name(name, device);
 }
 
 // The device's L2 cache in bytes (0 where the runtime does not say): the tuner flushes twice that

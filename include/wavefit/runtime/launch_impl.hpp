@@ -144,14 +144,14 @@ inline launch_table_type& configured_launch_table() {
 
 // Reads a device's limits from its attributes; the name is left empty (read on failure only).
 inline bool query_device_limits(int device, device_limits& out, query_failure& failure) {
-    std::string name, arch;
+    short_name arch;
     const backend::error_type e = backend::read_arch(arch, device);
     if (e != backend::success) {
         failure = {e, "reading the device's architecture"};
         return false;
     }
     backend::error_type failed = backend::success;
-    out = device_limits_from_attributes(backend::platform_vendor, name, arch, [&](device_attribute a) {
+    out = device_limits_from_attributes(backend::platform_vendor, std::string_view(), arch.view(), [&](device_attribute a) {
         int value = 0;
         const backend::error_type err = backend::read_attribute(value, a, device);
         if (err != backend::success && failed == backend::success) failed = err;
