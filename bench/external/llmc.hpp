@@ -4,7 +4,10 @@
 // here: the same algorithm, indexing, guards, shared-memory layout and launch configuration as the
 // functions named below, in our words. Two substitutions, both in device_support.hpp: the 32-lane
 // reductions llm.c gets from cooperative groups (`cg::reduce` over a `tiled_partition<32>`) are a
-// fixed xor butterfly, and `__ldcs`/`__stcs` become plain non-temporal accesses on HIP.
+// fixed xor butterfly, and `__ldcs`/`__stcs` become plain non-temporal accesses on HIP. One
+// deliberate change: fused_classifier_kernel3 races in llm.c (see llmc_classify_row), and here a
+// barrier closes the race, so that its output is deterministic and a bit-for-bit check can judge a
+// launch.
 //
 // Shapes are GPT-2 124M's (C = 768, 12 heads, vocabulary 50,257 padded to 50,304, T = 1024) at the
 // batch sizes B = 8 and 32; AdamW also at GPT-2 350M's parameter count. The counts are computed from
@@ -222,6 +225,13 @@ __device__ inline void llmc_classify_row(float* logits, float* losses, float* pr
     const int target = targets[row];
     const llmc_softmax_params sp = llmc_row_softmax_params(row, logits, V, P);
     if (threadIdx.x == 0) losses[row] = -logf(expf(logits[row * P + target] - sp.offset) * sp.scale);
+    // Not in llm.c: there thread 0 reads the target's logit while the thread whose column it is may
+    // already have written its gradient over it (the loop below, in place, no barrier between), and
+    // the loss is then computed from the gradient. It happens rarely: once in this suite's runs so
+    // far (the H100, 2026-12-05: one loss of 8,192 differed between two launches of the same
+    // configuration, the logits equal). The barrier makes every launch compute the upstream's
+    // intended loss; the original and every port share this function, so all pay for it alike.
+    __syncthreads();
     const float dloss = dlosses != nullptr ? dlosses[row] : 1.0f / (B * T);
     const float* row_logits = logits + row * P;
     for (int i = threadIdx.x; i < V; i += blockDim.x) {
