@@ -14,8 +14,8 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width values
-#include <string_view>  // the ISA name
 #include <string>       // device names
+#include <string_view>  // the ISA name
 #include <type_traits>  // detecting hip/cudaStreamGetDevice
 #include <utility>      // std::declval
 

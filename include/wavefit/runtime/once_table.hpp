@@ -36,7 +36,8 @@ namespace detail {
 // a process's first launch then calls no allocation function the program has not called already.
 // libstdc++'s aligned and nothrow forms resolve five symbols through the dynamic linker on their first
 // call (the aligned array form calls the aligned form, which calls aligned_alloc and libgcc's
-// popcount), about half of the first launch's instructions on the fake runtime.
+// popcount): 15% of the first launch's instructions on the fake runtime (bench/launch_model/count.sh
+// first), and on an H100 resolving symbols was about 9 us of the first launch (bench/README.md).
 struct line_block {
     static constexpr std::size_t line = 64;
     void* storage = nullptr;  // what operator new gave, for release()
