@@ -2,6 +2,7 @@
 // Specifications of tools/analysis/explain.hpp: the knowledge base behind `wavefit explain`, whose
 // diagnostic entries quote the library's runtime outcomes (detail/runtime_outcome.hpp). The expected numbers and texts below are copied from hip_runtime_api.h (hip 5.2),
 // driver_types.h (CUDA 13.0) and cudaGetErrorString (libcudart 13.0), not from the header under test.
+#include <wavefit/detail/text.hpp>
 #include <wavefit/diagnostic.hpp>
 
 #include "analysis/explain.hpp"
@@ -543,4 +544,24 @@ TEST_CASE("hostile input never crashes and gives nullptr or an entry of the tabl
         log += std::string(std::size_t{1} << 20, 'x');
         CHECK(name_of(find_explanation(log)) == "hipErrorInvalidConfiguration");
     }
+}
+
+TEST_CASE("numbers in messages and in the ISA name are written in decimal, from 0 to 2^64-1", "[explain][text]") {
+    // write_decimal serves join_pieces (every message) and backend::read_arch ("sm_90", "sm_100").
+    using wavefit::detail::write_decimal;
+    const std::pair<std::uint64_t, std::string_view> cases[] = {{0, "0"},
+                                                                {9, "9"},
+                                                                {10, "10"},
+                                                                {90, "90"},
+                                                                {100, "100"},
+                                                                {4294967295u, "4294967295"},
+                                                                {UINT64_MAX, "18446744073709551615"}};
+    for (const auto& [value, text] : cases) {
+        char out[20];
+        const std::size_t n = write_decimal(out, value);
+        CAPTURE(value);
+        CHECK(std::string_view(out, n) == text);
+    }
+    CHECK(wavefit::detail::concat({"grid ", -3, ", block ", 0, " of ", UINT64_MAX}) ==
+          "grid -3, block 0 of 18446744073709551615");
 }

@@ -20,6 +20,19 @@ namespace detail {
 
 inline std::string num(std::uint64_t v) { return std::to_string(v); }
 
+// The decimal digits of `v` written at `out` (room for 20), most significant first; returns how many.
+// Without std::string, so that the launch path can name a device's ISA with it (backend::read_arch).
+constexpr std::size_t write_decimal(char* out, std::uint64_t v) noexcept {
+    char reversed[20] = {};
+    std::size_t n = 0;
+    do {
+        reversed[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (std::size_t i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
+    return n;
+}
+
 // Where a text_piece's text points for a number below 0 (its magnitude in `value`).
 inline constexpr char negative_number[] = "-";
 
@@ -56,14 +69,9 @@ WAVEFIT_COLD inline std::string join_pieces(const text_piece* pieces, std::size_
             continue;
         }
         char digits[20];
-        std::size_t n = 0;
-        std::uint64_t v = p.value;
-        do {
-            digits[n++] = static_cast<char>('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
+        const std::size_t n = write_decimal(digits, p.value);
         if (p.text == negative_number) out.push_back('-');
-        while (n > 0) out.push_back(digits[--n]);
+        out.append(digits, n);
     }
     return out;
 }

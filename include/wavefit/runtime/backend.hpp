@@ -19,6 +19,7 @@
 #include <type_traits>  // detecting hip/cudaStreamGetDevice
 #include <utility>      // std::declval
 
+#include "../detail/text.hpp"
 #include "../device_attributes.hpp"
 #include "../device_limits.hpp"
 #include "../kernel_resources.hpp"
@@ -162,19 +163,10 @@ inline error_type read_arch(short_name& arch, int device) {
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
 #endif
     if (e != success) return e;
-    // "sm_" and the two numbers in decimal (10 digits each at most).
-    char text[3 + 2 * 10] = {'s', 'm', '_'};
+    // "sm_" and the two numbers in decimal.
+    char text[3 + 2 * 20] = {'s', 'm', '_'};
     std::size_t size = 3;
-    for (const int part : {major, minor}) {
-        char digits[10];
-        std::size_t count = 0;
-        unsigned value = part < 0 ? 0u : static_cast<unsigned>(part);
-        do {
-            digits[count++] = static_cast<char>('0' + value % 10);
-            value /= 10;
-        } while (value != 0);
-        while (count > 0) text[size++] = digits[--count];
-    }
+    for (const int part : {major, minor}) size += write_decimal(text + size, part < 0 ? 0u : static_cast<unsigned>(part));
     arch.assign(std::string_view(text, size));
     return success;
 #endif
