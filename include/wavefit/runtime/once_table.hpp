@@ -49,14 +49,11 @@ struct line_block {
     static line_block allocate(std::size_t bytes, bool may_fail) {
         line_block b;
 #if WAVEFIT_EXCEPTIONS
-        if (!may_fail) {
+        try {
             b.storage = ::operator new(bytes + line - 1);
-        } else {
-            try {
-                b.storage = ::operator new(bytes + line - 1);
-            } catch (const std::bad_alloc&) {
-                return b;
-            }
+        } catch (const std::bad_alloc&) {
+            if (!may_fail) throw;
+            return b;
         }
 #else
         b.storage = may_fail ? ::operator new(bytes + line - 1, std::nothrow) : ::operator new(bytes + line - 1);
