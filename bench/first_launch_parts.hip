@@ -30,6 +30,7 @@
 #include <wavefit/wavefit.hpp>
 
 #include <chrono>     // host clock
+#include <cstddef>    // the attribute count
 #include <cstdint>    // sizes
 #include <cstdio>     // error messages
 #include <exception>  // std::exception
@@ -83,7 +84,7 @@ void read_attributes_one_by_one(parts& p) {
         total += us;
         if (us > slowest) slowest = us;
     };
-    for (int a = 0; a <= static_cast<int>(wavefit::detail::device_attribute::max_registers_per_multiprocessor); ++a) {
+    for (std::size_t a = 0; a < wavefit::detail::device_attribute_count; ++a) {
         int value = 0;
         one([&] { return wavefit::detail::backend::read_attribute(value, static_cast<wavefit::detail::device_attribute>(a), 0); });
         benchmark::DoNotOptimize(value);

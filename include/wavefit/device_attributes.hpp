@@ -5,6 +5,7 @@
 // pure, shared by HIP and CUDA, and testable on a CPU with recorded attribute values.
 #pragma once
 
+#include <cstddef>      // the count
 #include <cstdint>      // fixed-width values
 #include <string_view>  // architecture names
 
@@ -36,6 +37,12 @@ enum class device_attribute : std::uint8_t {
     max_registers_per_block,
     max_registers_per_multiprocessor,
 };
+
+// How many attributes there are (the last one's value + 1), for code that walks them all (the first
+// launch's parts bench). A spec (test_h200_runtime_table.cpp) fails when device_limits_from_attributes
+// reads one at or past it, or leaves one below it unread on NVIDIA.
+inline constexpr std::size_t device_attribute_count =
+    static_cast<std::size_t>(device_attribute::max_registers_per_multiprocessor) + 1;
 
 
 // Whether the ISA has one register file for VGPRs and AGPRs, 512 per lane (CDNA2 and later: gfx90a,

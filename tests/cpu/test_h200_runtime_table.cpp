@@ -9,6 +9,7 @@
 #include <wavefit/occupancy.hpp>
 #include <wavefit/presets.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -99,6 +100,27 @@ TEST_CASE("the H200's recorded runtime attributes map to exactly the h200 preset
     CHECK(from_runtime.max_registers_per_thread == preset.max_registers_per_thread);
     CHECK(from_runtime.max_registers_per_block == preset.max_registers_per_block);
     CHECK(from_runtime.scalar_registers_per_simd == preset.scalar_registers_per_simd);
+}
+
+TEST_CASE("device_attribute_count covers exactly the attributes device_limits_from_attributes reads",
+          "[h200][runtime-table]") {
+    using wavefit::detail::device_attribute;
+    using wavefit::detail::device_attribute_count;
+    // The reader asks by value; an attribute added past the count (or a count left behind) shows here.
+    std::vector<int> asked(256, 0);
+    const auto record = [&](device_attribute a) {
+        ++asked[static_cast<std::size_t>(a)];
+        return 64;
+    };
+    (void)wavefit::detail::device_limits_from_attributes(wavefit::device_limits::vendor_kind::nvidia, "", "sm_90", record);
+    (void)wavefit::detail::device_limits_from_attributes(wavefit::device_limits::vendor_kind::amd, "", "gfx942", record);
+    for (std::size_t a = 0; a < asked.size(); ++a) {
+        INFO("attribute " << a << " of " << device_attribute_count << " was read " << asked[a] << " times");
+        if (a < device_attribute_count)
+            CHECK(asked[a] > 0);
+        else
+            CHECK(asked[a] == 0);
+    }
 }
 
 TEST_CASE("the h200 preset reproduces every recorded cudaOccupancyMaxActiveBlocksPerMultiprocessor row",
