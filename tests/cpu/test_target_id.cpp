@@ -31,6 +31,16 @@ load_problem loads(const char* code, const char* device) { return analysis::load
 
 }  // namespace
 
+TEST_CASE("the ISA of a target id is what comes before its first colon", "[target_id]") {
+    using wavefit::detail::isa_name;
+    CHECK(isa_name("gfx90a:sramecc+:xnack-") == "gfx90a");
+    CHECK(isa_name("gfx942") == "gfx942");
+    CHECK(isa_name("sm_90") == "sm_90");
+    CHECK(isa_name(":xnack-").empty());
+    CHECK(isa_name("").empty());
+    static_assert(isa_name("gfx940:xnack+") == "gfx940", "usable in constant expressions");
+}
+
 TEST_CASE("target ids parse into a processor and its xnack and sramecc settings", "[target_id]") {
     const target_id t = parsed("gfx90a:sramecc+:xnack-");
     REQUIRE(t.processor == "gfx90a");
