@@ -4,13 +4,8 @@
 // cost a hash and a comparison whatever the number of kernels a program launches in turn (a model
 // step launches dozens); and many threads launching a kernel for the first time at once must neither
 // race nor query the runtime more than once. Readers probe an open-addressed array of atomic
-// slots; a miss computes under the table's mutex and publishes the finished entry with a release
-// store. A slot holds its entry's address and, in the low bits a line-aligned address leaves clear,
-// six bits of the entry's hash (its tag), so that a probe passes over another key's slot without
-// reading that entry: linear probing below half full (as here) passes over up to half a slot per
-// found key on average ((1 + 1/(1 - load)) / 2 probes, Knuth), and for a program that launches many
-// kernels in turn that other entry's lines are as likely evicted as the lookup's own.
-// Entries are never moved, and freed only with their table, so a pointer handed out stays
+// pointers; a miss computes under the table's mutex and publishes the finished entry with a release
+// store. Entries are never moved, and freed only with their table, so a pointer handed out stays
 // valid as long as the table (the process's tables live as long as the process).
 // The slot array starts at 64 slots and doubles when half full, up to MaxSlots: a table made at a
 // process's first launch touches half a kilobyte, not MaxSlots pointers (a 4096-slot array cleared at
@@ -96,7 +91,7 @@ public:
     // destroyed (launch_impl.hpp), so that a launch from another static destructor still finds them.
     ~once_table() {
         const slots_view v = arrays_->view();
-        for (std::size_t i = 0; i <= v.mask; ++i) node::destroy(node_in(v.slots[i].load(std::memory_order_relaxed)));
+        for (std::size_t i = 0; i <= v.mask; ++i) node::destroy(v.slots[i].load(std::memory_order_relaxed));
         for (node* n = overflow_; n != nullptr;) {
             node* next = n->next_overflow;
             node::destroy(n);
@@ -197,23 +192,9 @@ private:
         }
     };
 
-    // A slot: 0 when empty, else its node's address with the node's tag (tag_of its hash) in the low
-    // bits a line-aligned address leaves clear. An integer, not a pointer: the tagged value points at
-    // no object, and the integer gives the node's address back exactly (node_in).
-    using slot = std::atomic<std::uintptr_t>;
-    static constexpr std::uintptr_t tag_mask = line_block::line - 1;
-    static constexpr std::uintptr_t tag_of(std::size_t h) noexcept {
-        // The hash's highest bits: the slot index takes its lowest (at most 12 of them).
-        return static_cast<std::uintptr_t>(h >> (sizeof(std::size_t) * 8 - 6)) & tag_mask;
-    }
-    static std::uintptr_t tagged(const node* n, std::size_t h) noexcept {
-        return reinterpret_cast<std::uintptr_t>(n) | tag_of(h);
-    }
-    static node* node_in(std::uintptr_t s) noexcept { return reinterpret_cast<node*>(s & ~tag_mask); }
-
     // An array's slots and mask, as a lookup reads them.
     struct slots_view {
-        slot* slots;
+        std::atomic<node*>* slots;
         std::size_t mask;
     };
 
@@ -222,7 +203,7 @@ private:
     // The array and its slots are one block: the slots start at the block's second line.
     static constexpr std::size_t slot_alignment = line_block::line;
     struct slot_array {
-        slot_array(slot* s, std::size_t count, slot_array* replaced, void* block)
+        slot_array(std::atomic<node*>* s, std::size_t count, slot_array* replaced, void* block)
             : slots(s), count_log2(log2_of(count)), older(replaced), storage(block) {}
         slot_array(const slot_array&) = delete;
         slot_array& operator=(const slot_array&) = delete;
@@ -230,13 +211,14 @@ private:
         // `count` cleared slots, or nullptr when memory runs out and `may_fail` (else std::bad_alloc).
         static slot_array* make(std::size_t count, slot_array* replaced, bool may_fail) {
             static_assert(sizeof(slot_array) <= slot_alignment, "once_table: the array's header fits one line");
-            const line_block b = line_block::allocate(slot_alignment + count * sizeof(slot), may_fail);
+            const line_block b = line_block::allocate(slot_alignment + count * sizeof(std::atomic<node*>), may_fail);
             if (b.storage == nullptr) return nullptr;
-            auto* const cleared = reinterpret_cast<slot*>(static_cast<unsigned char*>(b.start) + slot_alignment);
-            for (std::size_t i = 0; i < count; ++i) new (&cleared[i]) slot(0);
+            auto* const cleared =
+                reinterpret_cast<std::atomic<node*>*>(static_cast<unsigned char*>(b.start) + slot_alignment);
+            for (std::size_t i = 0; i < count; ++i) new (&cleared[i]) std::atomic<node*>(nullptr);
             return new (b.start) slot_array(cleared, count, replaced, b.storage);
         }
-        // Frees the array and its slots (the slots hold atomic integers: nothing to destroy).
+        // Frees the array and its slots (the slots hold atomics of pointers: nothing to destroy).
         static void destroy(slot_array* a) noexcept {
             void* const storage = a->storage;
             a->~slot_array();
@@ -247,7 +229,7 @@ private:
         void* word() const noexcept { return reinterpret_cast<unsigned char*>(slots) + count_log2; }
         slots_view view() const noexcept { return {slots, (std::size_t{1} << count_log2) - 1}; }
 
-        slot* const slots;
+        std::atomic<node*>* const slots;
         const std::size_t count_log2;
         slot_array* const older;  // the array this one replaced, kept for readers still probing it
         void* const storage;      // line_block::storage of the array and its slots
@@ -267,24 +249,21 @@ private:
     // The slots and mask a (published, not null) word of current_ stands for.
     static slots_view view(void* word) noexcept {
         const std::size_t log2 = reinterpret_cast<std::uintptr_t>(word) & (slot_alignment - 1);
-        return {reinterpret_cast<slot*>(static_cast<unsigned char*>(word) - log2), (std::size_t{1} << log2) - 1};
+        return {reinterpret_cast<std::atomic<node*>*>(static_cast<unsigned char*>(word) - log2),
+                (std::size_t{1} << log2) - 1};
     }
 
     // The probe of a key in one array (`equal` says which stored key is it): its node, or nullptr at the
-    // first empty slot (no entry), or past_full() when every probed slot held another key. Only a node
-    // whose slot carries the key's tag is read. The mask and the slots are read once, before the loop
-    // (each acquire load would otherwise read them again).
+    // first empty slot (no entry), or past_full() when every probed slot held another key. The mask and
+    // the slots are read once, before the loop (each acquire load would otherwise read them again).
     template <class Equal, class PastFull>
     WAVEFIT_ALWAYS_INLINE static const node* probe(const slots_view& v, std::size_t h, std::memory_order order,
                                                    const Equal& equal, PastFull&& past_full) {
         const std::size_t mask = v.mask;
-        const slot* const slots = v.slots;
-        const std::uintptr_t tag = tag_of(h);
+        const std::atomic<node*>* const slots = v.slots;
         for (std::size_t i = 0; i < probes; ++i) {
-            const std::uintptr_t s = slots[(h + i) & mask].load(order);
-            if (s == 0) return nullptr;
-            if ((s & tag_mask) != tag) continue;
-            const node* n = node_in(s);
+            const node* n = slots[(h + i) & mask].load(order);
+            if (n == nullptr) return nullptr;
             if (equal(n->key)) return n;
         }
         return past_full();
@@ -339,9 +318,9 @@ private:
 
     static bool place(const slots_view& v, node* n, std::size_t h) {
         for (std::size_t i = 0; i < probes; ++i) {
-            slot& s = v.slots[(h + i) & v.mask];
-            if (s.load(std::memory_order_relaxed) == 0) {
-                s.store(tagged(n, h), std::memory_order_release);
+            std::atomic<node*>& slot = v.slots[(h + i) & v.mask];
+            if (slot.load(std::memory_order_relaxed) == nullptr) {
+                slot.store(n, std::memory_order_release);
                 return true;
             }
         }
@@ -360,7 +339,7 @@ private:
         if (bigger == nullptr) return false;
         const slots_view v = bigger->view();
         for (std::size_t i = 0; i <= old.mask; ++i) {
-            node* n = node_in(old.slots[i].load(std::memory_order_relaxed));
+            node* n = old.slots[i].load(std::memory_order_relaxed);
             if (n != nullptr && !place(v, n, Hash{}(n->key))) to_overflow(n);
         }
         arrays_ = bigger;
