@@ -40,10 +40,9 @@ enum class device_attribute : std::uint8_t {
 
 // How many attributes there are (the last one's value + 1), for code that walks them all (the first
 // launch's parts bench). A spec (test_h200_runtime_table.cpp) fails when device_limits_from_attributes
-// reads one at or past it, or leaves one below it unread on NVIDIA.
+// reads one at or past it, or leaves one below it unread (NVIDIA and AMD together).
 inline constexpr std::size_t device_attribute_count =
     static_cast<std::size_t>(device_attribute::max_registers_per_multiprocessor) + 1;
-
 
 // Whether the ISA has one register file for VGPRs and AGPRs, 512 per lane (CDNA2 and later: gfx90a,
 // gfx940-gfx942, gfx950), where the occupancy rules count both together. The one list of these ISAs:

@@ -84,7 +84,8 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 // "gfx90a:sramecc+:xnack-" -> "gfx90a": target features change no launch limit, so lookups by ISA
 // ignore them. A loop, not find(':'): find calls memchr, and the launch path reads the ISA name at a
 // process's first launch, where memchr would be one more symbol for the dynamic linker to resolve
-// (about 1.5 us each on the H100's host, bench/README.md).
+// (glibc's is an indirect function: resolving it took 3 to 5 us of an H100 host's first launch,
+// bench/README.md).
 constexpr std::string_view isa_name(std::string_view target) noexcept {
     std::size_t length = 0;
     while (length < target.size() && target[length] != ':') ++length;
