@@ -765,11 +765,11 @@ class PlanPassesCheckBase(CliAssertions):
 class PlanPassesCheckFor1dWorkBase(PlanPassesCheckBase):
     """Element counts on every preset, for one contract: LOOPS holds the kernel-loops flag or nothing. The two
     contracts are two CTest tests (the classes below) because together they took 201 s in the sanitizer build
-    (2026-12-05), two thirds of the CLI tests' 300 s timeout: a slower CI machine would pass it."""
+    (2026-12-05), two thirds of the CLI tests' 300 s timeout, which a slower CI machine could run past."""
 
     ELEMENTS = [0, 1, 2, 63, 1000, 2**20 + 1, 2**31, 2**33, U64_MAX]
     LOOPS = []
-    LEAST_CHECKED = 0  # launches planned and checked at the least, over every preset
+    LEAST_CHECKED = 0  # how many launches must be planned and checked, over every preset (more than this)
 
     def test_plans_for_element_counts_pass_check_on_every_preset(self):
         checked = 0
