@@ -11,6 +11,8 @@
 #include <system_error>  // std::error_code from <filesystem> queries
 #include <utility>       // std::move of the result
 
+#include <wavefit/detail/ascii.hpp>  // isa_name
+
 #include "elf_reader.hpp"
 #include "msgpack_reader.hpp"
 #include "offload_bundle.hpp"
@@ -171,7 +173,7 @@ void read_amdgpu_metadata(byte_view desc, std::string_view fallback_target_id, s
         fail("the metadata at " + hex(desc.base) +
              " has no amdhsa.target (code object v3 or older) and no bundle entry names the target");
     }
-    const std::string_view isa = target_id.substr(0, target_id.find(':'));
+    const std::string_view isa = wavefit::detail::isa_name(target_id);
     for (std::size_t i = first; i < out.kernels.size(); ++i) {
         out.kernels[i].target_id.assign(target_id);
         out.kernels[i].target.assign(isa);
