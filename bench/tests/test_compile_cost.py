@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Specifications of bench/compile_cost/measure.py: the object check (a launch file's object must not
 define the explanation prose: describe, plan_reason, one_pass_phrase), the paired ratios, the bounds
-and the reading of `nvcc --time` files (--phases)."""
+the reading of `nvcc --time` files (--phases), and std_headers.py's reading of which standard headers
+wavefit's own headers are the first to include."""
 
 import contextlib
 import io
@@ -15,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "compile_cost"))
 
 import measure  # noqa: E402
+import std_headers  # noqa: E402
 
 # `nm -C --defined-only` lines as hipcc's header-only object printed them before and after the
 # explanations left the launch tier (abridged).
@@ -131,6 +133,48 @@ class NvccPhases(unittest.TestCase):
             with self.assertRaises(SystemExit) as stop:
                 measure.nvcc_phases(Path(tmp) / "never-written.csv")
         self.assertIn("nvcc wrote no --time file", str(stop.exception))
+
+
+# The line markers of a host pass preprocessed by g++ (abridged): the CUDA runtime brings <cstdlib>
+# first, then a wavefit header includes <cstdlib> (already in: no marker), <string> (which includes
+# <bits/basic_string.h> itself), and a wavefit header that includes <mutex> and <string> again (a
+# guarded header's second entry, as a header without include guards would have). After the last
+# wavefit header returns, the .cu file itself includes <numeric>.
+PREPROCESSED = """# 0 "/tmp/x.cpp4.ii"
+# 1 "/usr/local/cuda/include/cuda_runtime.h" 1
+# 1 "/usr/include/c++/12/cstdlib" 1 3
+# 12 "/usr/local/cuda/include/cuda_runtime.h" 2
+int cuda_stuff;
+# 1 "raw_with_launch_headers.cu" 2
+# 1 "/repo/include/wavefit/launch.hpp" 1
+# 1 "/repo/include/wavefit/runtime/../detail/text.hpp" 1
+# 1 "/usr/include/c++/12/string" 1 3
+# 1 "/usr/include/c++/12/bits/basic_string.h" 1 3
+# 40 "/usr/include/c++/12/string" 2 3
+# 8 "/repo/include/wavefit/runtime/../detail/text.hpp" 2
+# 1 "/repo/include/wavefit/runtime/once_table.hpp" 1
+# 1 "/usr/include/c++/12/mutex" 1 3
+# 30 "/repo/include/wavefit/runtime/once_table.hpp" 2
+# 1 "/usr/include/c++/12/string" 1 3
+# 31 "/repo/include/wavefit/runtime/once_table.hpp" 2
+# 9 "/repo/include/wavefit/runtime/../detail/text.hpp" 2
+# 20 "/repo/include/wavefit/launch.hpp" 2
+# 1 "/repo/include/wavefit/version.hpp" 1
+# 21 "/repo/include/wavefit/launch.hpp" 2
+# 3 "raw_with_launch_headers.cu" 2
+# 1 "/usr/include/c++/12/numeric" 1 3
+"""
+
+
+class FirstIncludedStdHeaders(unittest.TestCase):
+    def test_only_what_a_wavefit_header_enters_itself_in_the_order_met(self):
+        found = std_headers.first_included_std_headers(PREPROCESSED.splitlines(), Path("/repo/include"))
+        # Not <cstdlib> (the CUDA runtime entered it), not bits/basic_string.h (<string> did), not
+        # <numeric> (the .cu file did, once the wavefit headers had returned), and <string> once.
+        self.assertEqual(found, ["string", "mutex"])
+
+    def test_another_root_finds_none(self):
+        self.assertEqual(std_headers.first_included_std_headers(PREPROCESSED.splitlines(), Path("/repo/inc")), [])
 
 
 if __name__ == "__main__":
