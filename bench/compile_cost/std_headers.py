@@ -14,7 +14,8 @@ Each variant's figure is the median over rounds of its CPU time over the raw com
 round (measure.py's paired ratio); the rounds interleave the variants.
 
 Usage: std_headers.py [--repeat N] [--json FILE]
-Exit 2 without nvcc; a compile that fails ends the run with its command and output (exit 1).
+Exit 2 without nvcc or when the --json file cannot be written; exit 1 when a compile fails (its
+command and output) or no standard header is found.
 """
 
 import argparse
@@ -109,6 +110,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         headers = direct_std_headers(nvcc, workdir)
+        if not headers:  # the launch headers include <string> at least: the markers were misread
+            print("std_headers.py: found no standard header included by a wavefit header in nvcc's host pass",
+                  file=sys.stderr)
+            return 1
         cmds = variants(nvcc, workdir, headers)
         cpu = {name: [] for name in cmds}
         for _ in range(args.repeat):
@@ -122,7 +127,11 @@ def main():
         rows[name] = {"seconds": statistics.median(times), "all_seconds": times, "ratio": ratio}
         print(f"{name:<28} {statistics.median(times):>8.2f} {ratio:>6.2f}x")
     if args.json:
-        Path(args.json).write_text(json.dumps({"headers": headers, "variants": rows}, indent=1) + "\n")
+        try:
+            Path(args.json).write_text(json.dumps({"headers": headers, "variants": rows}, indent=1) + "\n")
+        except OSError as e:
+            print(f"std_headers.py: cannot write {args.json}: {e.strerror}", file=sys.stderr)
+            return 2
     return 0
 
 
