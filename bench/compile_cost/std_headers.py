@@ -27,12 +27,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-from measure import HERE, INCLUDE, compile_once, find_nvcc, paired_ratio
+from measure import HERE, INCLUDE, commands, compile_once, find_nvcc, paired_ratio
 
 MARKER = re.compile(r'^# \d+ "([^"]+)"((?: \d)*)$')
+PARSE_ONLY = HERE / "raw_with_launch_headers.cu"
 
 
-def direct_std_headers(nvcc, workdir):
+def measured_commands(nvcc, workdir):
+    """measure.py's nvcc commands ({variant: argv}: raw, header, separate) and the flags they share (the
+    raw command less its last three words: its source, -o and its object), so that every compile here
+    is one measure.py would make."""
+    argvs = {variant: argv for variant, (argv, _obj, _timing) in commands("nvcc", nvcc, workdir).items()}
+    return argvs, argvs["raw"][:-3]
+
+
+def direct_std_headers(flags, workdir):
     """The standard headers that a wavefit header is the first to include in nvcc's host pass, in that
     order: the preprocessed host file's line markers (flag 1 enters a file, flag 2 returns to one; a
     header entered once is not entered again)."""
@@ -40,8 +49,7 @@ def direct_std_headers(nvcc, workdir):
     # through cudafe++, which drops the markers' flags.
     keep = workdir / "keep"
     keep.mkdir()
-    argv = [nvcc, "-std=c++17", "-O2", "-arch=sm_90", "-c", f"-I{INCLUDE}", "--keep", "--keep-dir", str(keep),
-            str(HERE / "raw_with_launch_headers.cu"), "-o", str(workdir / "keep.o")]
+    argv = flags + ["--keep", "--keep-dir", str(keep), str(PARSE_ONLY), "-o", str(workdir / "keep.o")]
     done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"std_headers.py: compiling failed: {' '.join(argv)}\n{done.stdout}")
@@ -76,23 +84,25 @@ def first_included_std_headers(lines, include_root):
     return found
 
 
-def variants(nvcc, workdir, headers):
+def variants(argvs, flags, workdir, headers):
     """{name: argv}: raw, raw after each header, raw after all of them, the unused launch headers and
-    the header-only launch."""
-    base = [nvcc, "-std=c++17", "-O2", "-arch=sm_90", "-c", f"-I{INCLUDE}"]
+    the header-only launch (measure.py's raw and header commands, `argvs`, and its `flags`)."""
     raw = HERE / "raw.cu"
-    out = {"raw": base + [str(raw), "-o", str(workdir / "raw.o")]}
+    out = {"raw": argvs["raw"]}
+
+    def compiled(name, source):
+        return flags + [str(source), "-o", str(workdir / f"{name}.o")]
 
     def prefixed(name, includes):
         source = workdir / f"{name}.cu"
         source.write_text("".join(f"#include <{h}>\n" for h in includes) + f'#include "{raw}"\n')
-        return base + [str(source), "-o", str(workdir / f"{name}.o")]
+        return compiled(name, source)
 
     for h in headers:
         out[f"<{h}>"] = prefixed("with_" + re.sub(r"\W", "_", h), [h])
     out["all of them"] = prefixed("with_all", headers)
-    out["launch headers, unused"] = base + [str(HERE / "raw_with_launch_headers.cu"), "-o", str(workdir / "parse.o")]
-    out["header-only launch"] = base + ["-x", "cu", str(HERE / "wavefit.hip"), "-o", str(workdir / "header.o")]
+    out["launch headers, unused"] = compiled("parse", PARSE_ONLY)
+    out["header-only launch"] = argvs["header"]
     return out
 
 
@@ -109,12 +119,13 @@ def main():
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        headers = direct_std_headers(nvcc, workdir)
+        argvs, flags = measured_commands(nvcc, workdir)
+        headers = direct_std_headers(flags, workdir)
         if not headers:  # the launch headers include <string> at least: the markers were misread
             print("std_headers.py: found no standard header included by a wavefit header in nvcc's host pass",
                   file=sys.stderr)
             return 1
-        cmds = variants(nvcc, workdir, headers)
+        cmds = variants(argvs, flags, workdir, headers)
         cpu = {name: [] for name in cmds}
         for _ in range(args.repeat):
             for name, argv in cmds.items():

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Specifications of bench/compile_cost/measure.py: the object check (a launch file's object must not
-define the explanation prose: describe, plan_reason, one_pass_phrase), the paired ratios, the bounds
+define the explanation prose: describe, plan_reason, one_pass_phrase), the paired ratios, the bounds,
 the reading of `nvcc --time` files (--phases), and std_headers.py's reading of which standard headers
 wavefit's own headers are the first to include."""
 
